@@ -1,0 +1,90 @@
+"""Write, check and evaluate Skynet optimizer metrics in Jupyter.
+
+    import skynet_jupyter as sj
+    report = sj.check("metric.py", "cases.csv", outputs="label", output_column="prediction")
+
+In a notebook: ``%load_ext skynet_jupyter``, then ``%%skynet_metric`` and
+``%skynet_check``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .contract import ContractError, validate_return
+from .dataset import Case, DataError, load_cases, load_example
+from .engine import (
+    CaseFinished,
+    CaseStarted,
+    Finished,
+    Limits,
+    RunCache,
+    check,
+    evaluate,
+    run_case,
+)
+from .metric import Metric, load_metric
+from .report import CaseResult, CheckReport, EvalReport, Step
+from .reward import RewardSpec
+from .runtime import ModelSettings, Observation, configure
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Case",
+    "CaseFinished",
+    "CaseResult",
+    "CaseStarted",
+    "CheckReport",
+    "ContractError",
+    "DataError",
+    "EvalReport",
+    "Finished",
+    "Limits",
+    "Metric",
+    "ModelSettings",
+    "Observation",
+    "RewardSpec",
+    "RunCache",
+    "Step",
+    "check",
+    "configure",
+    "evaluate",
+    "from_dspy_program",
+    "load_cases",
+    "load_example",
+    "load_ipython_extension",
+    "load_metric",
+    "run_case",
+    "to_dspy_metric",
+    "unload_ipython_extension",
+    "validate_return",
+]
+
+
+def to_dspy_metric(metric: Any) -> Any:
+    """A DSPy metric (for ``dspy.Evaluate`` and ``dspy.GEPA``) from a Skynet metric."""
+    from .dspy_adapter import to_dspy_metric as adapt
+
+    return adapt(metric)
+
+
+def from_dspy_program(program: Any) -> Any:
+    """A ``run(artifact, input)`` that calls a DSPy program on a case's inputs."""
+    from .dspy_adapter import from_dspy_program as adapt
+
+    return adapt(program)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext skynet_jupyter``: register the magics and the ``skynet`` module."""
+    from .magics import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext skynet_jupyter``: undo everything ``%load_ext`` did."""
+    from .magics import unload
+
+    unload(ipython)

@@ -1,0 +1,166 @@
+"""English messages (the reference catalog: every key here exists in fr and pt)."""
+
+MESSAGES = {
+    # Step titles, in the order the check runs them.
+    "step.metric_loads": "Metric loads",
+    "step.metric_signature": "Metric signature",
+    "step.reward_spec": "Reward spec",
+    "step.run_function": "Run function",
+    "step.metric_return_value": "Metric return value",
+    "step.metric_time_limit": "Metric time limit",
+    "step.feedback_advice": "Feedback advice",
+    "step.not_reached": "Not reached: an earlier step failed.",
+    "step.case_failed": "Case {case}: {error}",
+    "step.more_cases": "({count} more case(s) failed here.)",
+    # How to fix a failed step.
+    "hint.metric_loads": "Fix the error above; the metric must run on its own, as metric.py.",
+    "hint.metric_signature": (
+        "Define score(input, output, expected=None) (or score(input, output)) "
+        "at the top level of the metric."
+    ),
+    "hint.reward_spec": (
+        "Write REWARD_SPEC as in the contract: weights for accuracy, speed and cost, "
+        "and positive speed.reference (ms) and cost.reference (USD)."
+    ),
+    "hint.run_function": "Fix run(artifact, input) so it returns an output for every case.",
+    "hint.metric_return_value": (
+        'Return a pair: (number, {"feedback": "what is wrong and what a correct '
+        'output looks like"}).'
+    ),
+    "hint.metric_time_limit": (
+        "Make score faster (or raise --timeout, up to 600 s); a judge call should "
+        "have its own timeout."
+    ),
+    # Metric return value.
+    "return.not_pair": (
+        "score returned {value} (a {type}), not a pair: return a tuple or list of two items, "
+        '(score, {{"feedback": "..."}}).'
+    ),
+    "return.wrong_length": (
+        "score returned {count} items ({value}); a pair means exactly two: "
+        '(score, {{"feedback": "..."}}).'
+    ),
+    "return.score_type": (
+        "The score {value} is a {type}, not a number: return an int or a float "
+        "(for example float(x))."
+    ),
+    "return.score_bool": (
+        "The score {value} is a bool: return a number such as 1.0 or 0.0, which the "
+        "optimizer can climb."
+    ),
+    "return.score_nan": "The score is NaN: return a finite number (check for a division by zero).",
+    "return.score_inf": "The score {value} is infinite: return a finite number.",
+    "return.info_not_dict": (
+        'The side information {value} is a {type}, not a dict: return {{"feedback": "..."}} '
+        "as the second item."
+    ),
+    "return.no_feedback": (
+        'The side information {value} has no "feedback" key: add "feedback" with a sentence '
+        "saying what is wrong and what a correct output looks like."
+    ),
+    "return.feedback_not_str": (
+        'The "feedback" value {value} is a {type}, not a string: give the optimizer '
+        "a sentence (str)."
+    ),
+    "return.scores_not_dict": (
+        'The "scores" value {value} is a {type}, not a dict: map names to numbers, '
+        'e.g. {{"format": 1.0}}.'
+    ),
+    "return.score_name_not_str": (
+        'A key of "scores" is {value} (a {type}): name each score with a string.'
+    ),
+    "return.named_score_type": (
+        'The named score "{name}" is {value} (a {type}), not a number: give every entry of '
+        '"scores" a number.'
+    ),
+    "return.named_score_bool": (
+        'The named score "{name}" is a bool ({value}): use 1.0 or 0.0 instead.'
+    ),
+    "return.named_score_nan": 'The named score "{name}" is NaN: give a finite number.',
+    "return.named_score_inf": 'The named score "{name}" is infinite ({value}): give a finite number.',
+    # REWARD_SPEC.
+    "spec.none": "No REWARD_SPEC: the score is used as it is.",
+    "spec.not_dict": "REWARD_SPEC is a {type}, not a dict.",
+    "spec.unknown_key": (
+        "REWARD_SPEC has an unknown key {key}: the keys are weights, accuracy, speed and cost "
+        "(did you mean {hint!r}?)."
+    ),
+    "spec.weights_missing": (
+        'REWARD_SPEC["weights"] is {value}: give a dict with accuracy, speed and cost weights.'
+    ),
+    "spec.weight_missing": 'REWARD_SPEC["weights"] has no "{part}" weight: give it one (0 or more).',
+    "spec.unknown_weight": (
+        'REWARD_SPEC["weights"] has an unknown key {key}: the weights are accuracy, speed and cost.'
+    ),
+    "spec.weights_all_zero": ("All REWARD_SPEC weights are 0: give at least one a value above 0."),
+    "spec.not_number": "REWARD_SPEC {where} is {value}, not a number.",
+    "spec.negative_weight": "REWARD_SPEC {where} is {value}: a weight must be 0 or more.",
+    "spec.reference_not_positive": "REWARD_SPEC {where} is {value}: a reference must be above 0.",
+    "spec.section_missing": (
+        'REWARD_SPEC has no "{part}" section: add {{"reference": ...}} for {part}.'
+    ),
+    "spec.section_not_dict": 'REWARD_SPEC["{part}"] is {value}, not a dict.',
+    "spec.unknown_option": (
+        'REWARD_SPEC["{part}"] has an unknown key {key}: the only option is "reference".'
+    ),
+    "spec.reference_missing": (
+        'REWARD_SPEC["{part}"] has no "reference": speed.reference is in milliseconds, '
+        "cost.reference in US dollars; both must be positive."
+    ),
+    # Signature and loading.
+    "signature.missing": "The metric defines no function named score.",
+    "signature.not_callable": "score is {value}, not a function.",
+    "signature.wrong": (
+        "{found} cannot be called as score(input, output, expected) nor as score(input, output)."
+    ),
+    "loads.no_file": "No metric file at {path}.",
+    "loads.name_error": (
+        "The metric uses the name {name!r}, which it does not define. The metric runs as its "
+        "own module, exactly as metric.py: define or import {name!r} in the metric itself."
+    ),
+    "loads.syntax": "The metric has a syntax error on line {line}: {error}.",
+    "loads.raised": "The metric failed while loading: {error}.",
+    # One case.
+    "run.not_used": "No run function: outputs come from the column {column!r}.",
+    "case.run_raised": "run(artifact, input) raised {error}",
+    "case.run_timeout": "run(artifact, input) took longer than {seconds} s and was stopped.",
+    "case.metric_timeout": "score took longer than the {seconds} s metric time limit.",
+    "case.metric_raised": "score raised {error}",
+    "case.name_error": (
+        "score uses the name {name!r}, which the metric does not define. The metric runs as "
+        "its own module, exactly as metric.py: define or import {name!r} in the metric itself."
+    ),
+    "case.exited": "score called sys.exit({code}); return a pair instead.",
+    "case.recursion": "score recursed without end (RecursionError).",
+    # Reports.
+    "report.check_passed": "Contract check passed",
+    "report.check_failed": "Contract check failed",
+    "report.eval_passed": "Evaluation finished",
+    "report.eval_failed": "Evaluation finished with failures",
+    "report.interrupted": "Interrupted: showing the {done} of {total} cases that finished.",
+    "report.metric": "metric {name!r}",
+    "report.cases": "{count} case(s)",
+    "report.mean": "mean score",
+    "report.worst": "Worst cases first",
+    "report.fix": "How to fix",
+    "report.advice": "Advice",
+    "col.case": "case",
+    "col.input": "input",
+    "col.output": "output",
+    "col.expected": "expected",
+    "col.score": "score",
+    "col.scores": "named scores",
+    "col.feedback": "feedback (what the optimizer reads)",
+    "col.metric_ms": "metric",
+    "col.run_ms": "run",
+    "col.cost": "cost",
+    "col.judge_cost": "judge cost",
+    "col.result": "result",
+    "status.passed": "passed",
+    "status.failed": "failed",
+    "status.skipped": "skipped",
+    "status.advice": "advice",
+    "value.not_measured": "not measured",
+    "value.cached": "cached",
+    "failed_at": "failed at {step}",
+}

@@ -1,0 +1,185 @@
+"""French messages (the same keys as en.py, in the words of the French scorers page)."""
+
+MESSAGES = {
+    # Step titles, in the order the check runs them.
+    "step.metric_loads": "Chargement de la métrique",
+    "step.metric_signature": "Signature de la métrique",
+    "step.reward_spec": "Spécification de la récompense",
+    "step.run_function": "Fonction run",
+    "step.metric_return_value": "Valeur de retour de la métrique",
+    "step.metric_time_limit": "Délai d'expiration de la métrique",
+    "step.feedback_advice": "Conseils sur le retour",
+    "step.not_reached": "Étape non atteinte : une étape précédente a échoué.",
+    "step.case_failed": "Cas {case} : {error}",
+    "step.more_cases": "({count} autre(s) cas en échec à cette étape.)",
+    # How to fix a failed step.
+    "hint.metric_loads": (
+        "Corrigez l'erreur ci-dessus ; la métrique doit s'exécuter seule, comme metric.py."
+    ),
+    "hint.metric_signature": (
+        "Définissez score(input, output, expected=None) (ou score(input, output)) "
+        "au niveau du module de la métrique."
+    ),
+    "hint.reward_spec": (
+        "Écrivez REWARD_SPEC comme dans le contrat : des poids pour accuracy, speed et cost, "
+        "et des valeurs positives pour speed.reference (ms) et cost.reference (USD)."
+    ),
+    "hint.run_function": (
+        "Corrigez run(artifact, input) pour qu'elle renvoie une sortie pour chaque cas."
+    ),
+    "hint.metric_return_value": (
+        'Renvoyez une paire : (nombre, {"feedback": "ce qui ne va pas et à quoi ressemble '
+        'une sortie correcte"}).'
+    ),
+    "hint.metric_time_limit": (
+        "Accélérez score (ou augmentez --timeout, jusqu'à 600 s) ; un appel au modèle juge "
+        "devrait avoir son propre délai d'expiration."
+    ),
+    # Metric return value.
+    "return.not_pair": (
+        "score a renvoyé {value} (de type {type}), pas une paire : renvoyez un tuple ou une "
+        'liste de deux éléments, (score, {{"feedback": "..."}}).'
+    ),
+    "return.wrong_length": (
+        "score a renvoyé {count} éléments ({value}) ; une paire contient exactement deux "
+        'éléments : (score, {{"feedback": "..."}}).'
+    ),
+    "return.score_type": (
+        "Le score {value} est de type {type}, pas un nombre : renvoyez un int ou un float "
+        "(par exemple float(x))."
+    ),
+    "return.score_bool": (
+        "Le score {value} est un bool : renvoyez un nombre comme 1.0 ou 0.0, que "
+        "l'optimiseur peut chercher à augmenter."
+    ),
+    "return.score_nan": (
+        "Le score est NaN : renvoyez un nombre fini (cherchez une division par zéro)."
+    ),
+    "return.score_inf": "Le score {value} est infini : renvoyez un nombre fini.",
+    "return.info_not_dict": (
+        "Les informations annexes {value} sont de type {type}, pas un dict : renvoyez "
+        '{{"feedback": "..."}} comme second élément.'
+    ),
+    "return.no_feedback": (
+        'Les informations annexes {value} n\'ont pas de clé "feedback" : ajoutez "feedback" '
+        "avec une phrase qui dit ce qui ne va pas et à quoi ressemble une sortie correcte."
+    ),
+    "return.feedback_not_str": (
+        'La valeur de "feedback" {value} est de type {type}, pas une chaîne : donnez '
+        "une phrase (str) à l'optimiseur."
+    ),
+    "return.scores_not_dict": (
+        'La valeur de "scores" {value} est de type {type}, pas un dict : associez des noms '
+        'à des nombres, par exemple {{"format": 1.0}}.'
+    ),
+    "return.score_name_not_str": (
+        'Une clé de "scores" vaut {value} (de type {type}) : nommez chaque score avec une chaîne.'
+    ),
+    "return.named_score_type": (
+        'Le score nommé "{name}" vaut {value} (de type {type}), pas un nombre : donnez '
+        'un nombre à chaque entrée de "scores".'
+    ),
+    "return.named_score_bool": (
+        'Le score nommé "{name}" est un bool ({value}) : utilisez plutôt 1.0 ou 0.0.'
+    ),
+    "return.named_score_nan": 'Le score nommé "{name}" est NaN : donnez un nombre fini.',
+    "return.named_score_inf": (
+        'Le score nommé "{name}" est infini ({value}) : donnez un nombre fini.'
+    ),
+    # REWARD_SPEC.
+    "spec.none": "Pas de REWARD_SPEC : le score est utilisé tel quel.",
+    "spec.not_dict": "REWARD_SPEC est de type {type}, pas un dict.",
+    "spec.unknown_key": (
+        "REWARD_SPEC a une clé inconnue {key} : les clés sont weights, accuracy, speed et cost "
+        "(vouliez-vous dire {hint!r} ?)."
+    ),
+    "spec.weights_missing": (
+        'REWARD_SPEC["weights"] vaut {value} : donnez un dict avec les poids accuracy, '
+        "speed et cost."
+    ),
+    "spec.weight_missing": (
+        'REWARD_SPEC["weights"] n\'a pas de poids "{part}" : ajoutez-en un (0 ou plus).'
+    ),
+    "spec.unknown_weight": (
+        'REWARD_SPEC["weights"] a une clé inconnue {key} : les poids sont accuracy, speed et cost.'
+    ),
+    "spec.weights_all_zero": (
+        "Tous les poids de REWARD_SPEC valent 0 : donnez à au moins l'un d'eux une valeur "
+        "supérieure à 0."
+    ),
+    "spec.not_number": "REWARD_SPEC {where} vaut {value}, pas un nombre.",
+    "spec.negative_weight": "REWARD_SPEC {where} vaut {value} : un poids doit valoir 0 ou plus.",
+    "spec.reference_not_positive": (
+        "REWARD_SPEC {where} vaut {value} : une référence doit être supérieure à 0."
+    ),
+    "spec.section_missing": (
+        'REWARD_SPEC n\'a pas de section "{part}" : ajoutez {{"reference": ...}} pour {part}.'
+    ),
+    "spec.section_not_dict": 'REWARD_SPEC["{part}"] vaut {value}, pas un dict.',
+    "spec.unknown_option": (
+        'REWARD_SPEC["{part}"] a une clé inconnue {key} : la seule option est "reference".'
+    ),
+    "spec.reference_missing": (
+        'REWARD_SPEC["{part}"] n\'a pas de "reference" : speed.reference est en millisecondes, '
+        "cost.reference en dollars américains ; les deux doivent être positifs."
+    ),
+    # Signature and loading.
+    "signature.missing": "La métrique ne définit aucune fonction nommée score.",
+    "signature.not_callable": "score vaut {value}, pas une fonction.",
+    "signature.wrong": (
+        "{found} ne peut être appelée ni comme score(input, output, expected) ni comme "
+        "score(input, output)."
+    ),
+    "loads.no_file": "Aucun fichier de métrique à {path}.",
+    "loads.name_error": (
+        "La métrique utilise le nom {name!r}, qu'elle ne définit pas. La métrique s'exécute "
+        "comme un module à part, exactement comme metric.py : définissez ou importez {name!r} "
+        "dans la métrique elle-même."
+    ),
+    "loads.syntax": "La métrique contient une erreur de syntaxe à la ligne {line} : {error}.",
+    "loads.raised": "La métrique a échoué au chargement : {error}.",
+    # One case.
+    "run.not_used": "Pas de fonction run : les sorties viennent de la colonne {column!r}.",
+    "case.run_raised": "run(artifact, input) a levé {error}",
+    "case.run_timeout": "run(artifact, input) a pris plus de {seconds} s et a été interrompue.",
+    "case.metric_timeout": "score a dépassé le délai d'expiration de la métrique ({seconds} s).",
+    "case.metric_raised": "score a levé {error}",
+    "case.name_error": (
+        "score utilise le nom {name!r}, que la métrique ne définit pas. La métrique s'exécute "
+        "comme un module à part, exactement comme metric.py : définissez ou importez {name!r} "
+        "dans la métrique elle-même."
+    ),
+    "case.exited": "score a appelé sys.exit({code}) ; renvoyez plutôt une paire.",
+    "case.recursion": "score a fait une récursion sans fin (RecursionError).",
+    # Reports.
+    "report.check_passed": "Vérification du contrat réussie",
+    "report.check_failed": "Échec de la vérification du contrat",
+    "report.eval_passed": "Évaluation terminée",
+    "report.eval_failed": "Évaluation terminée avec des échecs",
+    "report.interrupted": "Interruption : voici les {done} cas terminés sur {total}.",
+    "report.metric": "métrique {name!r}",
+    "report.cases": "{count} cas",
+    "report.mean": "score moyen",
+    "report.worst": "Pires cas en premier",
+    "report.fix": "Comment corriger",
+    "report.advice": "Conseils",
+    "col.case": "cas",
+    "col.input": "entrée",
+    "col.output": "sortie",
+    "col.expected": "attendu",
+    "col.score": "score",
+    "col.scores": "scores nommés",
+    "col.feedback": "retour (ce que lit l'optimiseur)",
+    "col.metric_ms": "métrique",
+    "col.run_ms": "run",
+    "col.cost": "coût",
+    "col.judge_cost": "coût du juge",
+    "col.result": "résultat",
+    "status.passed": "réussi",
+    "status.failed": "échoué",
+    "status.skipped": "ignoré",
+    "status.advice": "conseil",
+    "value.not_measured": "non mesuré",
+    "value.cached": "en cache",
+    "failed_at": "échec à {step}",
+}

@@ -1,0 +1,181 @@
+"""Portuguese messages (the same keys as en.py, in the words of the Portuguese scorers page)."""
+
+MESSAGES = {
+    # Step titles, in the order the check runs them.
+    "step.metric_loads": "Carregamento da métrica",
+    "step.metric_signature": "Assinatura da métrica",
+    "step.reward_spec": "Especificação da recompensa",
+    "step.run_function": "Função run",
+    "step.metric_return_value": "Valor devolvido pela métrica",
+    "step.metric_time_limit": "Tempo limite da métrica",
+    "step.feedback_advice": "Conselhos sobre o feedback",
+    "step.not_reached": "Etapa não alcançada: uma etapa anterior falhou.",
+    "step.case_failed": "Caso {case}: {error}",
+    "step.more_cases": "(Mais {count} caso(s) com falha nesta etapa.)",
+    # How to fix a failed step.
+    "hint.metric_loads": (
+        "Corrija o erro acima; a métrica deve ser executada sozinha, como metric.py."
+    ),
+    "hint.metric_signature": (
+        "Defina score(input, output, expected=None) (ou score(input, output)) "
+        "no nível do módulo da métrica."
+    ),
+    "hint.reward_spec": (
+        "Escreva REWARD_SPEC como no contrato: pesos para accuracy, speed e cost, "
+        "e valores positivos para speed.reference (ms) e cost.reference (USD)."
+    ),
+    "hint.run_function": "Corrija run(artifact, input) para que devolva uma saída para cada caso.",
+    "hint.metric_return_value": (
+        'Devolva um par: (número, {"feedback": "o que está errado e como é uma saída correta"}).'
+    ),
+    "hint.metric_time_limit": (
+        "Torne score mais rápida (ou aumente --timeout, até 600 s); uma chamada ao modelo juiz "
+        "deve ter o seu próprio tempo limite."
+    ),
+    # Metric return value.
+    "return.not_pair": (
+        "score devolveu {value} (do tipo {type}), não um par: devolva uma tupla ou uma lista "
+        'de dois itens, (score, {{"feedback": "..."}}).'
+    ),
+    "return.wrong_length": (
+        "score devolveu {count} itens ({value}); um par tem exatamente dois itens: "
+        '(score, {{"feedback": "..."}}).'
+    ),
+    "return.score_type": (
+        "A pontuação {value} é do tipo {type}, não um número: devolva um int ou um float "
+        "(por exemplo, float(x))."
+    ),
+    "return.score_bool": (
+        "A pontuação {value} é um bool: devolva um número como 1.0 ou 0.0, que o "
+        "otimizador possa tentar aumentar."
+    ),
+    "return.score_nan": (
+        "A pontuação é NaN: devolva um número finito (verifique se há uma divisão por zero)."
+    ),
+    "return.score_inf": "A pontuação {value} é infinita: devolva um número finito.",
+    "return.info_not_dict": (
+        "As informações adicionais {value} são do tipo {type}, não um dict: devolva "
+        '{{"feedback": "..."}} como segundo item.'
+    ),
+    "return.no_feedback": (
+        'As informações adicionais {value} não têm a chave "feedback": adicione "feedback" '
+        "com uma frase que diga o que está errado e como é uma saída correta."
+    ),
+    "return.feedback_not_str": (
+        'O valor de "feedback" {value} é do tipo {type}, não uma string: dê ao otimizador '
+        "uma frase (str)."
+    ),
+    "return.scores_not_dict": (
+        'O valor de "scores" {value} é do tipo {type}, não um dict: mapeie nomes para '
+        'números, por exemplo {{"format": 1.0}}.'
+    ),
+    "return.score_name_not_str": (
+        'Uma chave de "scores" é {value} (do tipo {type}): dê a cada pontuação um nome '
+        "do tipo string."
+    ),
+    "return.named_score_type": (
+        'A pontuação nomeada "{name}" é {value} (do tipo {type}), não um número: dê um '
+        'número a cada entrada de "scores".'
+    ),
+    "return.named_score_bool": (
+        'A pontuação nomeada "{name}" é um bool ({value}): use 1.0 ou 0.0 em vez disso.'
+    ),
+    "return.named_score_nan": 'A pontuação nomeada "{name}" é NaN: dê um número finito.',
+    "return.named_score_inf": (
+        'A pontuação nomeada "{name}" é infinita ({value}): dê um número finito.'
+    ),
+    # REWARD_SPEC.
+    "spec.none": "Sem REWARD_SPEC: a pontuação é usada tal como está.",
+    "spec.not_dict": "REWARD_SPEC é do tipo {type}, não um dict.",
+    "spec.unknown_key": (
+        "REWARD_SPEC tem uma chave desconhecida {key}: as chaves são weights, accuracy, speed "
+        "e cost (queria dizer {hint!r}?)."
+    ),
+    "spec.weights_missing": (
+        'REWARD_SPEC["weights"] é {value}: dê um dict com os pesos de accuracy, speed e cost.'
+    ),
+    "spec.weight_missing": (
+        'REWARD_SPEC["weights"] não tem o peso "{part}": adicione um (0 ou mais).'
+    ),
+    "spec.unknown_weight": (
+        'REWARD_SPEC["weights"] tem uma chave desconhecida {key}: os pesos são accuracy, '
+        "speed e cost."
+    ),
+    "spec.weights_all_zero": (
+        "Todos os pesos de REWARD_SPEC são 0: dê a pelo menos um deles um valor maior que 0."
+    ),
+    "spec.not_number": "REWARD_SPEC {where} é {value}, não um número.",
+    "spec.negative_weight": "REWARD_SPEC {where} é {value}: um peso deve ser 0 ou mais.",
+    "spec.reference_not_positive": (
+        "REWARD_SPEC {where} é {value}: uma referência deve ser maior que 0."
+    ),
+    "spec.section_missing": (
+        'REWARD_SPEC não tem a parte "{part}": adicione {{"reference": ...}} para {part}.'
+    ),
+    "spec.section_not_dict": 'REWARD_SPEC["{part}"] é {value}, não um dict.',
+    "spec.unknown_option": (
+        'REWARD_SPEC["{part}"] tem uma chave desconhecida {key}: a única opção é "reference".'
+    ),
+    "spec.reference_missing": (
+        'REWARD_SPEC["{part}"] não tem "reference": speed.reference é em milissegundos, '
+        "cost.reference em dólares americanos; os dois devem ser positivos."
+    ),
+    # Signature and loading.
+    "signature.missing": "A métrica não define nenhuma função chamada score.",
+    "signature.not_callable": "score é {value}, não uma função.",
+    "signature.wrong": (
+        "{found} não pode ser chamada como score(input, output, expected) nem como "
+        "score(input, output)."
+    ),
+    "loads.no_file": "Nenhuma métrica encontrada em {path}.",
+    "loads.name_error": (
+        "A métrica usa o nome {name!r}, que não define. A métrica é executada como um módulo "
+        "próprio, exatamente como metric.py: defina ou importe {name!r} na própria métrica."
+    ),
+    "loads.syntax": "A métrica tem um erro de sintaxe na linha {line}: {error}.",
+    "loads.raised": "A métrica falhou ao carregar: {error}.",
+    # One case.
+    "run.not_used": "Sem função run: as saídas vêm da coluna {column!r}.",
+    "case.run_raised": "run(artifact, input) lançou {error}",
+    "case.run_timeout": "run(artifact, input) demorou mais de {seconds} s e foi interrompida.",
+    "case.metric_timeout": "score ultrapassou o tempo limite da métrica ({seconds} s).",
+    "case.metric_raised": "score lançou {error}",
+    "case.name_error": (
+        "score usa o nome {name!r}, que a métrica não define. A métrica é executada como um "
+        "módulo próprio, exatamente como metric.py: defina ou importe {name!r} na própria "
+        "métrica."
+    ),
+    "case.exited": "score chamou sys.exit({code}); devolva um par em vez disso.",
+    "case.recursion": "score entrou numa recursão sem fim (RecursionError).",
+    # Reports.
+    "report.check_passed": "Verificação do contrato aprovada",
+    "report.check_failed": "Verificação do contrato falhou",
+    "report.eval_passed": "Avaliação concluída",
+    "report.eval_failed": "Avaliação concluída com falhas",
+    "report.interrupted": "Interrupção: são mostrados os {done} de {total} casos concluídos.",
+    "report.metric": "métrica {name!r}",
+    "report.cases": "{count} caso(s)",
+    "report.mean": "pontuação média",
+    "report.worst": "Piores casos primeiro",
+    "report.fix": "Como corrigir",
+    "report.advice": "Conselhos",
+    "col.case": "caso",
+    "col.input": "entrada",
+    "col.output": "saída",
+    "col.expected": "esperado",
+    "col.score": "pontuação",
+    "col.scores": "pontuações nomeadas",
+    "col.feedback": "feedback (o que o otimizador lê)",
+    "col.metric_ms": "métrica",
+    "col.run_ms": "run",
+    "col.cost": "custo",
+    "col.judge_cost": "custo do juiz",
+    "col.result": "resultado",
+    "status.passed": "aprovado",
+    "status.failed": "com falha",
+    "status.skipped": "ignorado",
+    "status.advice": "conselho",
+    "value.not_measured": "não medido",
+    "value.cached": "em cache",
+    "failed_at": "falhou em {step}",
+}

@@ -1,0 +1,278 @@
+"""What a check or an evaluation found: plain data that shows itself.
+
+``CaseResult`` is one case; ``CheckReport`` / ``EvalReport`` hold the steps and
+the cases, render as text and HTML (``render``), and become a pandas frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from .contract import (
+    FEEDBACK_ADVICE,
+    METRIC_LOADS,
+    METRIC_RETURN_VALUE,
+    METRIC_SIGNATURE,
+    METRIC_TIME_LIMIT,
+    REWARD_SPEC,
+    RUN_FUNCTION,
+    STEP_IDS,
+)
+from .i18n import t
+
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+ADVICE = "advice"
+
+
+@dataclass(slots=True)
+class CaseResult:
+    """One case: what went in, what came out, what the metric said, what it cost.
+
+    ``failed_step`` is the id of the contract step the case failed at (None
+    when it passed); ``error`` says why, ``traceback`` holds the user's frames.
+    Times are in milliseconds, costs in US dollars (None: not measured).
+    """
+
+    index: int
+    input: dict[str, Any]
+    expected: dict[str, Any] | None
+    output: Any = None
+    score: float | None = None
+    feedback: str | None = None
+    scores: dict[str, float] = field(default_factory=dict)
+    info: dict[str, Any] | None = None
+    error: str | None = None
+    traceback: str | None = None
+    failed_step: str | None = None
+    metric_ms: float | None = None
+    run_ms: float | None = None
+    cost_usd: float | None = None
+    judge_cost_usd: float | None = None
+    model_calls: int = 0
+    cached: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return self.failed_step is None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of the contract check.  ``status``: passed, failed, skipped or advice."""
+
+    id: str
+    title: str
+    status: str
+    message: str = ""
+    hint: str = ""
+    cases: tuple[int, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        return self.status != FAILED
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """The result of the 3-case contract check (``check``)."""
+
+    steps: list[Step]
+    cases: list[CaseResult]
+    lang: str = "en"
+    metric_name: str = "default"
+    reward_spec: Any = None  # a RewardSpec, when the metric has one
+    interrupted: bool = False
+    total_cases: int = 0
+    elapsed_s: float = 0.0
+    kind: str = "check"
+
+    @property
+    def passed(self) -> bool:
+        return not self.interrupted and all(step.passed for step in self.steps)
+
+    def step(self, step_id: str) -> Step:
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(step_id)
+
+    @property
+    def failed_steps(self) -> list[Step]:
+        return [step for step in self.steps if step.status == FAILED]
+
+    @property
+    def advice(self) -> list[Step]:
+        return [step for step in self.steps if step.status == ADVICE]
+
+    @property
+    def scored(self) -> list[CaseResult]:
+        return [case for case in self.cases if case.score is not None]
+
+    @property
+    def mean_score(self) -> float | None:
+        scored = self.scored
+        return sum(c.score for c in scored) / len(scored) if scored else None  # type: ignore[misc]
+
+    @property
+    def mean_scores(self) -> dict[str, float]:
+        """The mean of each named score over the cases that report it."""
+        sums: dict[str, list[float]] = {}
+        for case in self.cases:
+            for name, value in case.scores.items():
+                sums.setdefault(name, []).append(float(value))
+        return {name: sum(values) / len(values) for name, values in sums.items()}
+
+    def worst(self, count: int | None = None) -> list[CaseResult]:
+        """Failed cases first, then by rising score."""
+        ordered = sorted(
+            self.cases,
+            key=lambda c: (c.passed, -math.inf if c.score is None else c.score, c.index),
+        )
+        return ordered if count is None else ordered[:count]
+
+    def to_frame(self) -> Any:
+        """One row per case (pandas DataFrame); named scores as ``scores.NAME`` columns."""
+        import pandas as pd
+
+        rows = []
+        for case in self.cases:
+            row = {
+                "case": case.index,
+                "input": case.input,
+                "expected": case.expected,
+                "output": case.output,
+                "score": case.score,
+                "feedback": case.feedback,
+                "passed": case.passed,
+                "failed_step": case.failed_step,
+                "error": case.error,
+                "metric_ms": case.metric_ms,
+                "run_ms": case.run_ms,
+                "cost_usd": case.cost_usd,
+                "judge_cost_usd": case.judge_cost_usd,
+            }
+            for name, value in case.scores.items():
+                row[f"scores.{name}"] = value
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("case") if rows else pd.DataFrame()
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (what ``skynet-check --json`` prints)."""
+        from .render import json_ready
+
+        return {
+            "kind": self.kind,
+            "passed": self.passed,
+            "interrupted": self.interrupted,
+            "metric": self.metric_name,
+            "lang": self.lang,
+            "mean_score": self.mean_score,
+            "mean_scores": self.mean_scores,
+            "steps": [
+                {
+                    "id": s.id,
+                    "title": s.title,
+                    "status": s.status,
+                    "passed": s.passed,
+                    "message": s.message,
+                    "hint": s.hint,
+                    "cases": list(s.cases),
+                }
+                for s in self.steps
+            ],
+            "cases": [json_ready(case) for case in self.cases],
+        }
+
+    def __str__(self) -> str:
+        from .render import report_text
+
+        return report_text(self)
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
+
+    def _repr_html_(self) -> str:
+        from .render import report_html
+
+        return report_html(self)
+
+
+@dataclass(slots=True)
+class EvalReport(CheckReport):
+    """The result of ``evaluate``: every case, with means and the worst cases first."""
+
+    kind: str = "eval"
+
+
+def build_steps(
+    lang: str,
+    *,
+    load_error: Any = None,
+    has_spec: bool,
+    run_used: bool,
+    output_column: str | None,
+    cases: list[CaseResult],
+) -> list[Step]:
+    """The check's steps from what happened: a load failure, or the cases' results."""
+
+    def step(step_id: str, status: str, message: str = "", hint: str = "", ids=()) -> Step:
+        return Step(step_id, t(f"step.{step_id}", lang), status, message, hint, tuple(ids))
+
+    if load_error is not None:
+        failed_at = STEP_IDS.index(load_error.step)
+        steps = [step(s, PASSED) for s in STEP_IDS[:failed_at]]
+        steps.append(
+            step(
+                load_error.step,
+                FAILED,
+                load_error.message(lang),
+                t(f"hint.{load_error.step}", lang),
+            )
+        )
+        steps += [step(s, SKIPPED, t("step.not_reached", lang)) for s in STEP_IDS[failed_at + 1 :]]
+        return steps
+
+    steps = [
+        step(METRIC_LOADS, PASSED),
+        step(METRIC_SIGNATURE, PASSED),
+        step(REWARD_SPEC, PASSED, "" if has_spec else t("spec.none", lang)),
+    ]
+    if run_used:
+        steps.append(_case_step(step, RUN_FUNCTION, cases, lang))
+    else:
+        steps.append(
+            step(RUN_FUNCTION, SKIPPED, t("run.not_used", lang, column=output_column or "?"))
+        )
+    steps.append(_case_step(step, METRIC_RETURN_VALUE, cases, lang))
+    steps.append(_case_step(step, METRIC_TIME_LIMIT, cases, lang))
+    return steps
+
+
+def _case_step(make, step_id: str, cases: list[CaseResult], lang: str) -> Step:
+    failed = [case for case in cases if case.failed_step == step_id]
+    if not failed:
+        return make(step_id, PASSED)
+    first = failed[0]
+    others = len(failed) - 1
+    message = t("step.case_failed", lang, case=first.index, error=first.error or "")
+    if others:
+        message += " " + t("step.more_cases", lang, count=others)
+    return make(step_id, FAILED, message, t(f"hint.{step_id}", lang), [c.index for c in failed])
+
+
+__all__ = [
+    "ADVICE",
+    "FAILED",
+    "FEEDBACK_ADVICE",
+    "PASSED",
+    "SKIPPED",
+    "CaseResult",
+    "CheckReport",
+    "EvalReport",
+    "Step",
+    "build_steps",
+]
