@@ -74,12 +74,22 @@ class ContractError(Exception):
         """The reason, in ``lang``."""
         return t(self.message_id, lang, **self.fields)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Errors cross process boundaries (Dask workers) with their data intact.
+        return (_rebuild_error, (self.step, self.message_id, self.case, self.detail, self.fields))
+
     def _render_traceback_(self) -> list[str]:
         # IPython shows this instead of a traceback: one clean sentence.
         lines = [f"{type(self).__name__}: {self}"]
         if self.detail:
             lines.append(self.detail.rstrip())
         return lines
+
+
+def _rebuild_error(
+    step: str, message_id: str, case: int | None, detail: str | None, fields: dict[str, Any]
+) -> ContractError:
+    return ContractError(step, message_id, case=case, detail=detail, **fields)
 
 
 def _fail(message_id: str, value: object, **fields: Any) -> ContractError:
@@ -124,6 +134,17 @@ def validate_return(value: object) -> tuple[float, dict[str, Any]]:
     :class:`ContractError` at step ``metric_return_value`` naming the rule
     broken, the offending value and how to fix it.
     """
+    # Fast path for the common, valid shape: (float, {"feedback": str}).
+    if type(value) is tuple and len(value) == 2:
+        score, info = value
+        if (
+            type(score) is float
+            and score - score == 0.0  # finite: NaN and infinities give NaN here
+            and type(info) is dict
+            and type(info.get("feedback")) is str
+            and "scores" not in info
+        ):
+            return score, info
     kind = type(value)
     if kind is not tuple and kind is not list:
         raise _fail("return.not_pair", value, type=kind.__name__)

@@ -37,12 +37,14 @@ class _NoOutput:
 NO_OUTPUT: Any = _NoOutput()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Case:
     """One row: ``input`` fields, ``expected`` (or None), and maybe a known output.
 
     ``measured`` is set when the output came from an earlier run (the kernel's
     cache), so the run's time and cost are known without running it again.
+    Cases are read, never changed: the metric gets copies.  (Not frozen only
+    because frozen dataclasses are slow to build, and there may be millions.)
     """
 
     index: int
@@ -84,7 +86,7 @@ def read_rows(data: Any, split: str | None = None) -> list[dict[str, Any]]:
                     f"Row {number} of the data is a {type(row).__name__}, not a dict: "
                     "give a list of dicts (one per case) or a DataFrame."
                 )
-            rows.append(dict(row))
+            rows.append(row)  # only read: load_cases builds fresh dicts
     else:
         raise DataError(
             f"Cannot read cases from a {type(data).__name__}: give a pandas DataFrame, "

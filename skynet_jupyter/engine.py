@@ -15,6 +15,7 @@ import itertools
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from concurrent.futures import Executor
 from copy import deepcopy
@@ -101,13 +102,13 @@ _ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
 def _copy(value: Any) -> Any:
     """A copy the metric may change freely; flat dicts of scalars are copied cheaply."""
     kind = type(value)
-    if kind in _ATOMIC:
-        return value
     if kind is dict:
         for item in value.values():
             if type(item) not in _ATOMIC:
                 return deepcopy(value)
         return value.copy()
+    if kind in _ATOMIC:
+        return value
     return deepcopy(value)
 
 
@@ -223,9 +224,9 @@ def _exception_line(exc: BaseException) -> str:
 
 
 def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
-    if isinstance(exc, NameError) and getattr(exc, "name", None) and metric.module is not None:
-        if exc.name not in metric.module.__dict__:
-            return t("case.name_error", lang, name=exc.name)
+    name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
+    if name and metric.module is not None and name not in metric.module.__dict__:
+        return t("case.name_error", lang, name=name)
     if isinstance(exc, SystemExit):
         return t("case.exited", lang, code=short_repr(exc.code))
     if isinstance(exc, RecursionError):
@@ -276,34 +277,42 @@ class _Watch:
 
 
 class _Job:
-    def __init__(self, runner: CaseRunner, cases: Sequence[Case]) -> None:
+    def __init__(
+        self, runner: CaseRunner, cases: Sequence[Case], track_started: bool = False
+    ) -> None:
         self.runner = runner
+        self.track_started = track_started
         self.cases = cases
         self.todo = iter(range(len(cases)))  # next() on it is atomic under the GIL
         self.lock = threading.Lock()
         self.finished: list[CaseResult] = []  # appended by workers, drained by the watcher
-        self.started: list[int] = []
+        self.started: deque[int] = deque()
         self.stop = False
         self.alive = 0
         self.all_done = threading.Event()
 
     def work(self, watch: _Watch) -> None:
+        # The hot loop: keep attribute lookups out of it.
         run_one = self.runner.run_one
         cases = self.cases
+        lock = self.lock
+        finished = self.finished
+        started = self.started if self.track_started else None
         try:
             for position in self.todo:
                 if self.stop:
                     break
                 case = cases[position]
                 watch.case = case
-                self.started.append(case.index)
+                if started is not None:
+                    started.append(case.index)
                 result = run_one(case, watch)
-                with self.lock:
+                with lock:
                     if watch.abandoned:
                         return
                     watch.case = None
                     watch.deadline = _NEVER
-                    self.finished.append(result)
+                    finished.append(result)
         except _Abandoned:
             return
         finally:
@@ -368,7 +377,7 @@ def _supervise(
 ) -> tuple[list[CaseResult], bool]:
     """Run ``cases`` on ``concurrency`` watched workers; (results by position, interrupted)."""
     install_skynet_module()
-    job = _Job(runner, cases)
+    job = _Job(runner, cases, track_started=on_result is not None)
     watches = [job.spawn() for _ in range(max(1, min(concurrency, len(cases))))]
     results: list[CaseResult] = []
     interrupted = False
@@ -378,11 +387,10 @@ def _supervise(
             fresh_started, fresh = _drain(job)
             now = time.perf_counter()
             for watch in list(watches):
-                if watch.case is not None and now > watch.deadline:
-                    if job.abandon(watch, now):
-                        fresh.append(_timeout_result(runner, watch))
-                        watches.remove(watch)
-                        watches.append(job.spawn())
+                if watch.case is not None and now > watch.deadline and job.abandon(watch, now):
+                    fresh.append(_timeout_result(runner, watch))
+                    watches.remove(watch)
+                    watches.append(job.spawn())
             results.extend(fresh)
             if on_result is not None and (fresh or fresh_started):
                 on_result(fresh_started, fresh)
@@ -401,9 +409,13 @@ def _supervise(
 
 
 def _drain(job: _Job) -> tuple[list[int], list[CaseResult]]:
+    # The lists are emptied in place: workers hold them in locals.
     with job.lock:
-        fresh, job.finished = job.finished, []
-        started, job.started = job.started, []
+        fresh = job.finished[:]
+        job.finished.clear()
+    started = []
+    while job.started:
+        started.append(job.started.popleft())  # a deque: safe against appending workers
     return started, fresh
 
 

@@ -48,4 +48,4 @@ def catalog(lang: str) -> dict[str, str]:
 def t(msg_id: str, lang: str | None = None, /, **fields: object) -> str:
     """The message ``msg_id`` in ``lang``, with ``fields`` filled in."""
     text = catalog(lang or "en").get(msg_id) or catalog("en")[msg_id]
-    return text.format(**fields) if fields else text
+    return text.format(**fields)

@@ -78,6 +78,10 @@ def summary_line(report: CheckReport) -> str:
     return " · ".join(parts)
 
 
+def interrupted_line(report: CheckReport) -> str:
+    return t("report.interrupted", report.lang, done=len(report.cases), total=report.total_cases)
+
+
 # --- text ---------------------------------------------------------------------
 
 
@@ -234,9 +238,7 @@ def report_html(report: CheckReport) -> str:
         f"<div>{esc(summary_line(report))}</div>",
     ]
     if report.interrupted:
-        parts.append(
-            f"<div class='sk-fail'>{esc(t('report.interrupted', lang, done=len(report.cases), total=report.total_cases))}</div>"
-        )
+        parts.append(f"<div class='sk-fail'>{esc(interrupted_line(report))}</div>")
     parts.append(steps_html(report))
     if report.cases:
         cases = report.worst(50) if report.kind == "eval" else report.cases

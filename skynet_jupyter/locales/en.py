@@ -24,8 +24,8 @@ MESSAGES = {
     ),
     "hint.run_function": "Fix run(artifact, input) so it returns an output for every case.",
     "hint.metric_return_value": (
-        'Return a pair: (number, {"feedback": "what is wrong and what a correct '
-        'output looks like"}).'
+        'Return a pair: (number, {{"feedback": "what is wrong and what a correct '
+        'output looks like"}}).'
     ),
     "hint.metric_time_limit": (
         "Make score faster (or raise --timeout, up to 600 s); a judge call should "
@@ -77,7 +77,9 @@ MESSAGES = {
         'The named score "{name}" is a bool ({value}): use 1.0 or 0.0 instead.'
     ),
     "return.named_score_nan": 'The named score "{name}" is NaN: give a finite number.',
-    "return.named_score_inf": 'The named score "{name}" is infinite ({value}): give a finite number.',
+    "return.named_score_inf": (
+        'The named score "{name}" is infinite ({value}): give a finite number.'
+    ),
     # REWARD_SPEC.
     "spec.none": "No REWARD_SPEC: the score is used as it is.",
     "spec.not_dict": "REWARD_SPEC is a {type}, not a dict.",
@@ -88,7 +90,9 @@ MESSAGES = {
     "spec.weights_missing": (
         'REWARD_SPEC["weights"] is {value}: give a dict with accuracy, speed and cost weights.'
     ),
-    "spec.weight_missing": 'REWARD_SPEC["weights"] has no "{part}" weight: give it one (0 or more).',
+    "spec.weight_missing": (
+        'REWARD_SPEC["weights"] has no "{part}" weight: give it one (0 or more).'
+    ),
     "spec.unknown_weight": (
         'REWARD_SPEC["weights"] has an unknown key {key}: the weights are accuracy, speed and cost.'
     ),
@@ -132,6 +136,45 @@ MESSAGES = {
     ),
     "case.exited": "score called sys.exit({code}); return a pair instead.",
     "case.recursion": "score recursed without end (RecursionError).",
+    # Feedback advice (advice.py): never fails the check.
+    "advice.empty": (
+        "Empty feedback {cases}: the optimizer learns nothing from it. Say what is wrong and "
+        "what a correct output looks like, e.g. {example}."
+    ),
+    "advice.generic": (
+        "Generic feedback {feedback} {cases}: it says neither what is wrong nor what a correct "
+        "output looks like. Write e.g. {example}."
+    ),
+    "advice.same_feedback": (
+        "The same feedback {feedback} {cases}, which score {scores}: the optimizer cannot tell "
+        "what made the difference. Say what each output got right and what it missed, "
+        "e.g. {example}."
+    ),
+    "advice.constant_score": (
+        "All {count} cases have the score {score}. A score that never varies gives the "
+        "optimizer nothing to climb: check more cases (--cases N), and if it still does not "
+        "move, make the metric tell outputs apart (compare them with the expected value, give "
+        "partial credit)."
+    ),
+    "advice.constant_accuracy": (
+        "All {count} cases have the accuracy {score}. An accuracy that never varies gives the "
+        "optimizer nothing to climb: check more cases (--cases N), and if it still does not "
+        "move, make the metric tell outputs apart (compare them with the expected value, give "
+        "partial credit)."
+    ),
+    "advice.no_target": (
+        "The feedback {cases} comes with a low score but does not say what a correct output "
+        "looks like: name the expected value or the fix, e.g. {example}."
+    ),
+    "advice.hint": (
+        "The optimizer (GEPA, DSPy GEPA, Auto) reads only the feedback, never the metric's "
+        "source: say what is wrong, what a correct output looks like, and why."
+    ),
+    "advice.case": "on case {ids}",
+    "advice.cases": "on cases {ids}",
+    "advice.more": "(+{count} more)",
+    "advice.example": '"Expected {expected}, got {output}. <why>"',
+    "advice.example_no_expected": '"<what is wrong>. A correct output would <what it needs>."',
     # Reports.
     "report.check_passed": "Contract check passed",
     "report.check_failed": "Contract check failed",

@@ -28,8 +28,8 @@ MESSAGES = {
         "Corrigez run(artifact, input) pour qu'elle renvoie une sortie pour chaque cas."
     ),
     "hint.metric_return_value": (
-        'Renvoyez une paire : (nombre, {"feedback": "ce qui ne va pas et à quoi ressemble '
-        'une sortie correcte"}).'
+        'Renvoyez une paire : (nombre, {{"feedback": "ce qui ne va pas et à quoi ressemble '
+        'une sortie correcte"}}).'
     ),
     "hint.metric_time_limit": (
         "Accélérez score (ou augmentez --timeout, jusqu'à 600 s) ; un appel au modèle juge "
@@ -151,6 +151,48 @@ MESSAGES = {
     ),
     "case.exited": "score a appelé sys.exit({code}) ; renvoyez plutôt une paire.",
     "case.recursion": "score a fait une récursion sans fin (RecursionError).",
+    # Feedback advice (advice.py): never fails the check.
+    "advice.empty": (
+        "Retour vide {cases} : l'optimiseur n'en apprend rien. Dites ce qui ne va pas et à "
+        "quoi ressemble une sortie correcte, par exemple {example}."
+    ),
+    "advice.generic": (
+        "Retour générique {feedback} {cases} : il ne dit ni ce qui ne va pas ni à quoi "
+        "ressemble une sortie correcte. Écrivez par exemple {example}."
+    ),
+    "advice.same_feedback": (
+        "Le même retour {feedback} {cases}, dont les scores sont {scores} : l'optimiseur ne "
+        "peut pas savoir ce qui fait la différence. Dites ce que chaque sortie a de juste et "
+        "ce qui lui manque, par exemple {example}."
+    ),
+    "advice.constant_score": (
+        "Les {count} cas ont tous le score {score}. Un score qui ne varie jamais ne donne à "
+        "l'optimiseur rien à augmenter : vérifiez plus de cas (--cases N) et, si le score ne "
+        "bouge toujours pas, faites en sorte que la métrique distingue les sorties "
+        "(comparez-les à la valeur attendue, accordez des points partiels)."
+    ),
+    "advice.constant_accuracy": (
+        "Les {count} cas ont tous la précision {score}. Une précision qui ne varie jamais ne "
+        "donne à l'optimiseur rien à augmenter : vérifiez plus de cas (--cases N) et, si elle "
+        "ne bouge toujours pas, faites en sorte que la métrique distingue les sorties "
+        "(comparez-les à la valeur attendue, accordez des points partiels)."
+    ),
+    "advice.no_target": (
+        "Le retour {cases} accompagne un score bas sans dire à quoi ressemble une sortie "
+        "correcte : nommez la valeur attendue ou la correction, par exemple {example}."
+    ),
+    "advice.hint": (
+        "L'optimiseur (GEPA, DSPy GEPA, Auto) ne lit que le texte de retour, jamais le source "
+        "de la métrique : dites ce qui ne va pas, à quoi ressemble une sortie correcte, et "
+        "pourquoi."
+    ),
+    "advice.case": "pour le cas {ids}",
+    "advice.cases": "pour les cas {ids}",
+    "advice.more": "(+{count} autres)",
+    "advice.example": "« Attendu {expected}, obtenu {output}. <pourquoi> »",
+    "advice.example_no_expected": (
+        "« <ce qui ne va pas>. Une sortie correcte <ce qu'il lui faut>. »"
+    ),
     # Reports.
     "report.check_passed": "Vérification du contrat réussie",
     "report.check_failed": "Échec de la vérification du contrat",

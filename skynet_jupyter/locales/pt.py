@@ -26,7 +26,7 @@ MESSAGES = {
     ),
     "hint.run_function": "Corrija run(artifact, input) para que devolva uma saída para cada caso.",
     "hint.metric_return_value": (
-        'Devolva um par: (número, {"feedback": "o que está errado e como é uma saída correta"}).'
+        'Devolva um par: (número, {{"feedback": "o que está errado e como é uma saída correta"}}).'
     ),
     "hint.metric_time_limit": (
         "Torne score mais rápida (ou aumente --timeout, até 600 s); uma chamada ao modelo juiz "
@@ -147,6 +147,45 @@ MESSAGES = {
     ),
     "case.exited": "score chamou sys.exit({code}); devolva um par em vez disso.",
     "case.recursion": "score entrou numa recursão sem fim (RecursionError).",
+    # Feedback advice (advice.py): never fails the check.
+    "advice.empty": (
+        "Feedback vazio {cases}: o otimizador não aprende nada com ele. Diga o que está errado "
+        "e como é uma saída correta, por exemplo {example}."
+    ),
+    "advice.generic": (
+        "Feedback genérico {feedback} {cases}: não diz o que está errado nem como é uma saída "
+        "correta. Escreva, por exemplo, {example}."
+    ),
+    "advice.same_feedback": (
+        "O mesmo feedback {feedback} {cases}, com pontuações {scores}: o otimizador não "
+        "consegue saber o que fez a diferença. Diga o que cada saída acertou e o que faltou, "
+        "por exemplo {example}."
+    ),
+    "advice.constant_score": (
+        "Os {count} casos têm todos a pontuação {score}. Uma pontuação que nunca varia não dá "
+        "ao otimizador nada para aumentar: verifique mais casos (--cases N) e, se ela continuar "
+        "igual, faça a métrica distinguir as saídas (compare-as com o valor esperado, dê "
+        "pontos parciais)."
+    ),
+    "advice.constant_accuracy": (
+        "Os {count} casos têm todos a precisão {score}. Uma precisão que nunca varia não dá "
+        "ao otimizador nada para aumentar: verifique mais casos (--cases N) e, se ela continuar "
+        "igual, faça a métrica distinguir as saídas (compare-as com o valor esperado, dê "
+        "pontos parciais)."
+    ),
+    "advice.no_target": (
+        "O feedback {cases} acompanha uma pontuação baixa sem dizer como é uma saída correta: "
+        "indique o valor esperado ou a correção, por exemplo {example}."
+    ),
+    "advice.hint": (
+        "O otimizador (GEPA, DSPy GEPA, Auto) lê apenas o texto de feedback, nunca o código da "
+        "métrica: diga o que está errado, como é uma saída correta e porquê."
+    ),
+    "advice.case": "no caso {ids}",
+    "advice.cases": "nos casos {ids}",
+    "advice.more": "(+{count} outros)",
+    "advice.example": '"Esperado {expected}, obtido {output}. <porquê>"',
+    "advice.example_no_expected": '"<o que está errado>. Uma saída correta <o que precisa>."',
     # Reports.
     "report.check_passed": "Verificação do contrato aprovada",
     "report.check_failed": "Verificação do contrato falhou",
