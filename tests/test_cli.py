@@ -87,9 +87,10 @@ def test_all_evaluates_every_case():
 def test_usage_errors_exit_2_naming_the_problem(change, says):
     args = list(EXAMPLE_ARGS)
     for option, value in change.items():
-        args[args.index(option) + 1] = value
-    if "--timeout" in change:
-        args += ["--timeout", change["--timeout"]]
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
     done = skynet_check(*args)
     assert done.returncode == 2
     assert says in done.stderr
