@@ -378,10 +378,12 @@ def _supervise(
     """Run ``cases`` on ``concurrency`` watched workers; (results by position, interrupted)."""
     install_skynet_module()
     job = _Job(runner, cases, track_started=on_result is not None)
-    watches = [job.spawn() for _ in range(max(1, min(concurrency, len(cases))))]
+    watches: list[_Watch] = []
     results: list[CaseResult] = []
     interrupted = False
     try:
+        for _ in range(max(1, min(concurrency, len(cases)))):
+            watches.append(job.spawn())
         while True:
             done = job.all_done.wait(TICK)
             fresh_started, fresh = _drain(job)

@@ -139,16 +139,15 @@ MESSAGES = {
     # Feedback advice (advice.py): never fails the check.
     "advice.empty": (
         "Empty feedback {cases}: the optimizer learns nothing from it. Say what is wrong and "
-        "what a correct output looks like, e.g. {example}."
+        "what a correct output looks like, for example: {example}"
     ),
     "advice.generic": (
         "Generic feedback {feedback} {cases}: it says neither what is wrong nor what a correct "
-        "output looks like. Write e.g. {example}."
+        "output looks like. Write, for example: {example}"
     ),
     "advice.same_feedback": (
         "The same feedback {feedback} {cases}, which score {scores}: the optimizer cannot tell "
-        "what made the difference. Say what each output got right and what it missed, "
-        "e.g. {example}."
+        "what made the difference. Say what each output got right and what it missed."
     ),
     "advice.constant_score": (
         "All {count} cases have the score {score}. A score that never varies gives the "
@@ -164,7 +163,7 @@ MESSAGES = {
     ),
     "advice.no_target": (
         "The feedback {cases} comes with a low score but does not say what a correct output "
-        "looks like: name the expected value or the fix, e.g. {example}."
+        "looks like: name the expected value or the fix, for example: {example}"
     ),
     "advice.hint": (
         "The optimizer (GEPA, DSPy GEPA, Auto) reads only the feedback, never the metric's "
@@ -206,4 +205,109 @@ MESSAGES = {
     "value.not_measured": "not measured",
     "value.cached": "cached",
     "failed_at": "failed at {step}",
+    # Live views (widgets/).
+    "view.running_check": "Running the contract check…",
+    "view.running_eval": "Evaluation running…",
+    "view.waiting": "Starting…",
+    "view.progress": "{done} of {total} cases",
+    "view.failed_count": "{count} failed",
+    "view.pending": "pending",
+    "view.col_measures": "time and cost",
+    "view.empty_feedback": "(empty feedback: the optimizer learns nothing from this case)",
+    "view.traceback": "Traceback (your code)",
+    "view.more_chars": "… ({count} more characters)",
+    "view.showing": "Showing {shown} of {total} cases.",
+    "view.no_cases": "No case matches.",
+    "view.filter": "Show",
+    "view.filter_all": "all cases ({count})",
+    "view.filter_failed": "failed ({count})",
+    "view.filter_step": "failed at {step} ({count})",
+    "view.filter_passed": "passed ({count})",
+    "view.reward_title": "Reward decomposition",
+    "view.reward_help": (
+        "Each bar is one case's reward: weight × component for accuracy, speed and cost, "
+        "stacked. The components come from the check; nothing is re-run."
+    ),
+    "view.mean_reward": "mean reward",
+    "view.over_cases": "{count} case(s)",
+    "view.no_reward": "no reward",
+    "view.lowest": "Lowest rewards with these weights:",
+    "view.try_weights": "Try other weights (rescaled to sum to 1):",
+    "view.write_weights": "REWARD_SPEC weights to write",
+    "view.weights_same": "as in your metric",
+    "view.reset": "Reset",
+    "view.named_title": "Named scores",
+    "view.mean": "mean",
+    "part.accuracy": "accuracy",
+    "part.speed": "speed",
+    "part.cost": "cost",
+    # Magics (%%skynet_metric, %skynet_metric, %skynet_check, %skynet_eval).
+    "magic.registered": "Metric {name!r} registered: {call}.",
+    "magic.spec_weights": (
+        "REWARD_SPEC weights (rescaled to sum to 1): accuracy {accuracy}, speed {speed}, "
+        "cost {cost}."
+    ),
+    "magic.spec_references": "References: speed {speed} ms, cost {cost} USD.",
+    "magic.spec_accuracy_reference": (
+        "Accuracy is an error (lower is better), with reference {reference}."
+    ),
+    "magic.list_none": (
+        "No metric registered yet: run a %%skynet_metric cell, or %skynet_metric --load metric.py."
+    ),
+    "magic.col_name": "name",
+    "magic.col_call": "call form",
+    "magic.col_spec": "REWARD_SPEC",
+    "magic.col_source": "source file",
+    "magic.yes": "yes",
+    "magic.no": "no",
+    "magic.source_cell": "(notebook cell)",
+    "magic.no_metric": (
+        "No metric registered yet: run a %%skynet_metric cell first, "
+        "or %skynet_metric --load metric.py."
+    ),
+    "magic.unknown_metric": (
+        "No metric named {name!r}; the registered metrics are: {known}. "
+        "Pick one with --metric NAME."
+    ),
+    "magic.not_found": "{option} {text}: no notebook variable or file by that name.",
+    "magic.eval_failed": (
+        "{option} {text}: no file by that name, and as an expression in the notebook it "
+        "raised {error}"
+    ),
+    "magic.not_function": "--run {text} is a {type}, not a function run(artifact, input).",
+    "magic.not_executor": (
+        "--executor {text} is a {type}, not a concurrent.futures.Executor "
+        "(for Dask: client.get_executor())."
+    ),
+    "magic.no_outputs": (
+        "Say where the outputs come from: --run FUNC (with --artifact EXPR), "
+        "or --output-column COL."
+    ),
+    "magic.both_outputs": "Give --run or --output-column, not both.",
+    "magic.save_needs_cell": (
+        "--save and --force go with the cell magic: put %%skynet_metric on the first line "
+        "of the metric's cell."
+    ),
+    "magic.force_needs_save": "--force goes with --save PATH: it allows overwriting PATH.",
+    "magic.load_in_cell": (
+        "--load registers a file: use the line magic %skynet_metric --load PATH [NAME], "
+        "not the cell magic."
+    ),
+    "magic.run_file_failed": "The run file {path} failed while loading: {error}",
+    "magic.saved": "Saved to {path}.",
+    "magic.save_unchanged": "{path} already holds this metric: nothing written.",
+    "magic.save_refused": (
+        "Not saved: {path} exists with different content and was left untouched. "
+        "Add --force to overwrite it."
+    ),
+    "magic.save_failed": "Could not save to {path}: {error}",
+    "magic.rechecked": (
+        "Re-ran the last check of {name!r} on its cached outputs: {outcome} "
+        "The check's output is updated in place."
+    ),
+    "magic.recheck_failed": "Could not re-run the last check of {name!r}: {error}",
+    "magic.run_not_repeated": (
+        "an edited metric is re-checked on cached outputs only, and this case has none (its "
+        "last run failed). Run %skynet_check to call run again."
+    ),
 }

@@ -154,16 +154,16 @@ MESSAGES = {
     # Feedback advice (advice.py): never fails the check.
     "advice.empty": (
         "Retour vide {cases} : l'optimiseur n'en apprend rien. Dites ce qui ne va pas et à "
-        "quoi ressemble une sortie correcte, par exemple {example}."
+        "quoi ressemble une sortie correcte, par exemple : {example}"
     ),
     "advice.generic": (
         "Retour générique {feedback} {cases} : il ne dit ni ce qui ne va pas ni à quoi "
-        "ressemble une sortie correcte. Écrivez par exemple {example}."
+        "ressemble une sortie correcte. Écrivez par exemple : {example}"
     ),
     "advice.same_feedback": (
         "Le même retour {feedback} {cases}, dont les scores sont {scores} : l'optimiseur ne "
         "peut pas savoir ce qui fait la différence. Dites ce que chaque sortie a de juste et "
-        "ce qui lui manque, par exemple {example}."
+        "ce qui lui manque."
     ),
     "advice.constant_score": (
         "Les {count} cas ont tous le score {score}. Un score qui ne varie jamais ne donne à "
@@ -179,7 +179,7 @@ MESSAGES = {
     ),
     "advice.no_target": (
         "Le retour {cases} accompagne un score bas sans dire à quoi ressemble une sortie "
-        "correcte : nommez la valeur attendue ou la correction, par exemple {example}."
+        "correcte : nommez la valeur attendue ou la correction, par exemple : {example}"
     ),
     "advice.hint": (
         "L'optimiseur (GEPA, DSPy GEPA, Auto) ne lit que le texte de retour, jamais le source "
@@ -224,4 +224,111 @@ MESSAGES = {
     "value.not_measured": "non mesuré",
     "value.cached": "en cache",
     "failed_at": "échec à {step}",
+    # Live views (widgets/).
+    "view.running_check": "Vérification du contrat en cours…",
+    "view.running_eval": "Évaluation en cours…",
+    "view.waiting": "Démarrage…",
+    "view.progress": "{done} cas sur {total}",
+    "view.failed_count": "{count} en échec",
+    "view.pending": "en attente",
+    "view.col_measures": "temps et coût",
+    "view.empty_feedback": "(retour vide : l'optimiseur n'apprend rien de ce cas)",
+    "view.traceback": "Trace d'appels (votre code)",
+    "view.more_chars": "… ({count} caractères de plus)",
+    "view.showing": "{shown} cas affichés sur {total}.",
+    "view.no_cases": "Aucun cas ne correspond.",
+    "view.filter": "Afficher",
+    "view.filter_all": "tous les cas ({count})",
+    "view.filter_failed": "en échec ({count})",
+    "view.filter_step": "en échec à {step} ({count})",
+    "view.filter_passed": "réussis ({count})",
+    "view.reward_title": "Décomposition de la récompense",
+    "view.reward_help": (
+        "Chaque barre est la récompense d'un cas : poids × composante pour la précision, la "
+        "vitesse et le coût, empilés. Les composantes viennent de la vérification ; rien "
+        "n'est relancé."
+    ),
+    "view.mean_reward": "récompense moyenne",
+    "view.over_cases": "{count} cas",
+    "view.no_reward": "pas de récompense",
+    "view.lowest": "Récompenses les plus basses avec ces poids :",
+    "view.try_weights": "Essayez d'autres poids (remis à l'échelle pour totaliser 1) :",
+    "view.write_weights": "Poids à écrire dans REWARD_SPEC",
+    "view.weights_same": "comme dans votre métrique",
+    "view.reset": "Rétablir",
+    "view.named_title": "Scores nommés",
+    "view.mean": "moyenne",
+    "part.accuracy": "précision",
+    "part.speed": "vitesse",
+    "part.cost": "coût",
+    # Magics (%%skynet_metric, %skynet_metric, %skynet_check, %skynet_eval).
+    "magic.registered": "Métrique {name!r} enregistrée : {call}.",
+    "magic.spec_weights": (
+        "Poids de REWARD_SPEC (ramenés à une somme de 1) : accuracy {accuracy}, "
+        "speed {speed}, cost {cost}."
+    ),
+    "magic.spec_references": "Références : speed {speed} ms, cost {cost} USD.",
+    "magic.spec_accuracy_reference": (
+        "accuracy est une erreur (plus bas vaut mieux), de référence {reference}."
+    ),
+    "magic.list_none": (
+        "Aucune métrique enregistrée : exécutez une cellule %%skynet_metric, "
+        "ou %skynet_metric --load metric.py."
+    ),
+    "magic.col_name": "nom",
+    "magic.col_call": "forme d'appel",
+    "magic.col_spec": "REWARD_SPEC",
+    "magic.col_source": "fichier source",
+    "magic.yes": "oui",
+    "magic.no": "non",
+    "magic.source_cell": "(cellule du notebook)",
+    "magic.no_metric": (
+        "Aucune métrique enregistrée : exécutez d'abord une cellule %%skynet_metric, "
+        "ou %skynet_metric --load metric.py."
+    ),
+    "magic.unknown_metric": (
+        "Aucune métrique nommée {name!r} ; les métriques enregistrées sont : {known}. "
+        "Choisissez-en une avec --metric NOM."
+    ),
+    "magic.not_found": "{option} {text} : aucune variable du notebook ni aucun fichier de ce nom.",
+    "magic.eval_failed": (
+        "{option} {text} : aucun fichier de ce nom, et évalué comme expression dans le "
+        "notebook, cela a levé {error}"
+    ),
+    "magic.not_function": "--run {text} est de type {type}, pas une fonction run(artifact, input).",
+    "magic.not_executor": (
+        "--executor {text} est de type {type}, pas un concurrent.futures.Executor "
+        "(pour Dask : client.get_executor())."
+    ),
+    "magic.no_outputs": (
+        "Indiquez d'où viennent les sorties : --run FONCTION (avec --artifact EXPR), "
+        "ou --output-column COLONNE."
+    ),
+    "magic.both_outputs": "Donnez --run ou --output-column, pas les deux.",
+    "magic.save_needs_cell": (
+        "--save et --force vont avec la magic de cellule : mettez %%skynet_metric sur la "
+        "première ligne de la cellule de la métrique."
+    ),
+    "magic.force_needs_save": "--force va avec --save CHEMIN : il autorise à écraser CHEMIN.",
+    "magic.load_in_cell": (
+        "--load enregistre un fichier : utilisez la magic de ligne "
+        "%skynet_metric --load CHEMIN [NOM], pas la magic de cellule."
+    ),
+    "magic.run_file_failed": "Le fichier run {path} a échoué au chargement : {error}",
+    "magic.saved": "Enregistrée dans {path}.",
+    "magic.save_unchanged": "{path} contient déjà cette métrique : rien n'a été écrit.",
+    "magic.save_refused": (
+        "Non enregistrée : {path} existe avec un autre contenu et n'a pas été modifié. "
+        "Ajoutez --force pour l'écraser."
+    ),
+    "magic.save_failed": "Impossible d'enregistrer dans {path} : {error}",
+    "magic.rechecked": (
+        "La dernière vérification de {name!r} a été relancée sur les sorties en cache : "
+        "{outcome} Sa sortie est mise à jour sur place."
+    ),
+    "magic.recheck_failed": "Impossible de relancer la dernière vérification de {name!r} : {error}",
+    "magic.run_not_repeated": (
+        "une métrique modifiée est revérifiée uniquement sur les sorties en cache, et ce cas "
+        "n'en a pas (son dernier run a échoué). Lancez %skynet_check pour rappeler run."
+    ),
 }

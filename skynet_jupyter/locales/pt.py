@@ -150,16 +150,15 @@ MESSAGES = {
     # Feedback advice (advice.py): never fails the check.
     "advice.empty": (
         "Feedback vazio {cases}: o otimizador não aprende nada com ele. Diga o que está errado "
-        "e como é uma saída correta, por exemplo {example}."
+        "e como é uma saída correta, por exemplo: {example}"
     ),
     "advice.generic": (
         "Feedback genérico {feedback} {cases}: não diz o que está errado nem como é uma saída "
-        "correta. Escreva, por exemplo, {example}."
+        "correta. Escreva, por exemplo: {example}"
     ),
     "advice.same_feedback": (
         "O mesmo feedback {feedback} {cases}, com pontuações {scores}: o otimizador não "
-        "consegue saber o que fez a diferença. Diga o que cada saída acertou e o que faltou, "
-        "por exemplo {example}."
+        "consegue saber o que fez a diferença. Diga o que cada saída acertou e o que faltou."
     ),
     "advice.constant_score": (
         "Os {count} casos têm todos a pontuação {score}. Uma pontuação que nunca varia não dá "
@@ -175,7 +174,7 @@ MESSAGES = {
     ),
     "advice.no_target": (
         "O feedback {cases} acompanha uma pontuação baixa sem dizer como é uma saída correta: "
-        "indique o valor esperado ou a correção, por exemplo {example}."
+        "indique o valor esperado ou a correção, por exemplo: {example}"
     ),
     "advice.hint": (
         "O otimizador (GEPA, DSPy GEPA, Auto) lê apenas o texto de feedback, nunca o código da "
@@ -217,4 +216,111 @@ MESSAGES = {
     "value.not_measured": "não medido",
     "value.cached": "em cache",
     "failed_at": "falhou em {step}",
+    # Live views (widgets/).
+    "view.running_check": "Verificação do contrato em andamento…",
+    "view.running_eval": "Avaliação em andamento…",
+    "view.waiting": "A iniciar…",
+    "view.progress": "{done} de {total} casos",
+    "view.failed_count": "{count} com falha",
+    "view.pending": "pendente",
+    "view.col_measures": "tempo e custo",
+    "view.empty_feedback": "(feedback vazio: o otimizador não aprende nada com este caso)",
+    "view.traceback": "Traceback (o seu código)",
+    "view.more_chars": "… (mais {count} caracteres)",
+    "view.showing": "A mostrar {shown} de {total} casos.",
+    "view.no_cases": "Nenhum caso corresponde.",
+    "view.filter": "Mostrar",
+    "view.filter_all": "todos os casos ({count})",
+    "view.filter_failed": "com falha ({count})",
+    "view.filter_step": "com falha em {step} ({count})",
+    "view.filter_passed": "aprovados ({count})",
+    "view.reward_title": "Decomposição da recompensa",
+    "view.reward_help": (
+        "Cada barra é a recompensa de um caso: peso × componente para precisão, velocidade e "
+        "custo, empilhados. Os componentes vêm da verificação; nada é executado de novo."
+    ),
+    "view.mean_reward": "recompensa média",
+    "view.over_cases": "{count} caso(s)",
+    "view.no_reward": "sem recompensa",
+    "view.lowest": "Recompensas mais baixas com estes pesos:",
+    "view.try_weights": "Experimente outros pesos (reescalados para somar 1):",
+    "view.write_weights": "Pesos a escrever em REWARD_SPEC",
+    "view.weights_same": "como na sua métrica",
+    "view.reset": "Repor",
+    "view.named_title": "Pontuações nomeadas",
+    "view.mean": "média",
+    "part.accuracy": "precisão",
+    "part.speed": "velocidade",
+    "part.cost": "custo",
+    # Magics (%%skynet_metric, %skynet_metric, %skynet_check, %skynet_eval).
+    "magic.registered": "Métrica {name!r} registada: {call}.",
+    "magic.spec_weights": (
+        "Pesos de REWARD_SPEC (reescalados para somar 1): accuracy {accuracy}, "
+        "speed {speed}, cost {cost}."
+    ),
+    "magic.spec_references": "Referências: speed {speed} ms, cost {cost} USD.",
+    "magic.spec_accuracy_reference": (
+        "accuracy é um erro (quanto menor, melhor), com referência {reference}."
+    ),
+    "magic.list_none": (
+        "Ainda não há métricas registadas: execute uma célula %%skynet_metric, "
+        "ou %skynet_metric --load metric.py."
+    ),
+    "magic.col_name": "nome",
+    "magic.col_call": "forma de chamada",
+    "magic.col_spec": "REWARD_SPEC",
+    "magic.col_source": "ficheiro de origem",
+    "magic.yes": "sim",
+    "magic.no": "não",
+    "magic.source_cell": "(célula do notebook)",
+    "magic.no_metric": (
+        "Ainda não há métricas registadas: execute primeiro uma célula %%skynet_metric, "
+        "ou %skynet_metric --load metric.py."
+    ),
+    "magic.unknown_metric": (
+        "Não há nenhuma métrica chamada {name!r}; as métricas registadas são: {known}. "
+        "Escolha uma com --metric NOME."
+    ),
+    "magic.not_found": "{option} {text}: não há variável do notebook nem ficheiro com esse nome.",
+    "magic.eval_failed": (
+        "{option} {text}: não há ficheiro com esse nome e, avaliado como expressão no "
+        "notebook, lançou {error}"
+    ),
+    "magic.not_function": "--run {text} é do tipo {type}, não uma função run(artifact, input).",
+    "magic.not_executor": (
+        "--executor {text} é do tipo {type}, não um concurrent.futures.Executor "
+        "(com Dask: client.get_executor())."
+    ),
+    "magic.no_outputs": (
+        "Indique de onde vêm as saídas: --run FUNÇÃO (com --artifact EXPR), "
+        "ou --output-column COLUNA."
+    ),
+    "magic.both_outputs": "Indique --run ou --output-column, não os dois.",
+    "magic.save_needs_cell": (
+        "--save e --force são da magic de célula: ponha %%skynet_metric na primeira linha "
+        "da célula da métrica."
+    ),
+    "magic.force_needs_save": "--force acompanha --save CAMINHO: permite substituir CAMINHO.",
+    "magic.load_in_cell": (
+        "--load regista um ficheiro: use a magic de linha %skynet_metric --load CAMINHO [NOME], "
+        "não a magic de célula."
+    ),
+    "magic.run_file_failed": "O ficheiro run {path} falhou ao carregar: {error}",
+    "magic.saved": "Guardada em {path}.",
+    "magic.save_unchanged": "{path} já contém esta métrica: nada foi escrito.",
+    "magic.save_refused": (
+        "Não guardada: {path} existe com outro conteúdo e ficou intacto. "
+        "Acrescente --force para o substituir."
+    ),
+    "magic.save_failed": "Não foi possível guardar em {path}: {error}",
+    "magic.rechecked": (
+        "A última verificação de {name!r} foi repetida com as saídas em cache: {outcome} "
+        "A sua saída foi atualizada no mesmo lugar."
+    ),
+    "magic.recheck_failed": "Não foi possível repetir a última verificação de {name!r}: {error}",
+    "magic.run_not_repeated": (
+        "uma métrica editada é verificada de novo apenas com as saídas em cache, e este caso "
+        "não tem nenhuma (a sua última execução falhou). Execute %skynet_check para chamar "
+        "run de novo."
+    ),
 }
