@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._models import ModelCallError, ModelReply, StandInModel
 from .contract import ContractError, validate_return
 from .dataset import Case, DataError, load_cases, load_example
 from .engine import (
@@ -42,10 +43,13 @@ __all__ = [
     "Finished",
     "Limits",
     "Metric",
+    "ModelCallError",
+    "ModelReply",
     "ModelSettings",
     "Observation",
     "RewardSpec",
     "RunCache",
+    "StandInModel",
     "Step",
     "check",
     "configure",
@@ -62,18 +66,18 @@ __all__ = [
 ]
 
 
-def to_dspy_metric(metric: Any) -> Any:
+def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
     """A DSPy metric (for ``dspy.Evaluate`` and ``dspy.GEPA``) from a Skynet metric."""
     from .dspy_adapter import to_dspy_metric as adapt
 
-    return adapt(metric)
+    return adapt(metric, lang=lang)
 
 
-def from_dspy_program(program: Any) -> Any:
+def from_dspy_program(program: Any, *, lm: Any = None) -> Any:
     """A ``run(artifact, input)`` that calls a DSPy program on a case's inputs."""
     from .dspy_adapter import from_dspy_program as adapt
 
-    return adapt(program)
+    return adapt(program, lm=lm)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -162,7 +162,7 @@ class CaseRunner:
         except BaseException as exc:
             result.failed_step = RUN_FUNCTION
             result.error = t("case.run_raised", self.lang, error=_exception_line(exc))
-            result.traceback = user_traceback(exc)
+            result.traceback = _user_traceback(exc)
             return None
         run_ms = (time.perf_counter() - started) * 1000.0
         usage = ctx.run_usage
@@ -195,7 +195,7 @@ class CaseRunner:
             result.metric_ms = (time.perf_counter() - started) * 1000.0
             result.failed_step = METRIC_RETURN_VALUE
             result.error = _metric_raised(exc, metric, self.lang)
-            result.traceback = user_traceback(exc)
+            result.traceback = _user_traceback(exc)
             return
         result.metric_ms = (time.perf_counter() - started) * 1000.0
         try:
@@ -213,14 +213,23 @@ class CaseRunner:
 
 
 def _fill_measures(result: CaseResult, seen: Observation) -> None:
+    result.measured = seen
     result.run_ms = seen.run_ms
     result.cost_usd = seen.cost_usd
     result.model_calls = seen.model_calls
 
 
 def _exception_line(exc: BaseException) -> str:
-    text = str(exc)
+    from ._models import redact  # user code may echo an API key in its error
+
+    text = redact(str(exc))
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _user_traceback(exc: BaseException) -> str:
+    from ._models import redact
+
+    return redact(user_traceback(exc))
 
 
 def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
@@ -377,6 +386,10 @@ def _supervise(
 ) -> tuple[list[CaseResult], bool]:
     """Run ``cases`` on ``concurrency`` watched workers; (results by position, interrupted)."""
     install_skynet_module()
+    from ._models import warm_up
+
+    # A litellm model's first call imports litellm (seconds): do it before timing.
+    warm_up(runner.models.task_model, runner.models.judge_model)
     job = _Job(runner, cases, track_started=on_result is not None)
     watches: list[_Watch] = []
     results: list[CaseResult] = []
@@ -494,13 +507,10 @@ class RunCache:
 
     def keep(self, runner: CaseRunner, results: Iterable[CaseResult]) -> None:
         for result in results:
-            if result.cached or result.run_ms is None:
+            if result.cached or result.measured is None or result.measured.run_ms is None:
                 continue
-            seen = Observation(
-                run_ms=result.run_ms, cost_usd=result.cost_usd, model_calls=result.model_calls
-            )
             key = self.key(runner.run, runner.artifact, result.input)
-            self.store[key] = (deepcopy(result.output), seen)
+            self.store[key] = (deepcopy(result.output), result.measured)
 
     def clear(self) -> None:
         self.store.clear()

@@ -53,6 +53,14 @@ def fmt_usd(usd: float | None, lang: str) -> str:
     return f"${usd:.6f}".rstrip("0").rstrip(".") if usd else "$0"
 
 
+def cost_text(case: CaseResult, lang: str) -> str:
+    """The run's cost, and the judge's apart when the metric called a model."""
+    text = fmt_usd(case.cost_usd, lang)
+    if case.judge_cost_usd is not None:
+        text += f" · {t('col.judge_cost', lang)} {fmt_usd(case.judge_cost_usd, lang)}"
+    return text
+
+
 def fmt_score(score: float | None) -> str:
     return "—" if score is None else f"{score:.3g}"
 
@@ -196,7 +204,7 @@ def case_row_html(case: CaseResult, lang: str) -> str:
         esc(case.feedback) if case.feedback is not None else "—",
         esc(fmt_ms(case.metric_ms, lang)),
         esc(fmt_ms(case.run_ms, lang)),
-        esc(fmt_usd(case.cost_usd, lang)),
+        esc(cost_text(case, lang)),
         verdict,
     ]
     status = "passed" if case.passed else "failed"

@@ -52,8 +52,9 @@ class CaseResult:
     run_ms: float | None = None
     cost_usd: float | None = None
     judge_cost_usd: float | None = None
-    model_calls: int = 0
+    model_calls: int = 0  # the run's and the judge's
     cached: bool = False
+    measured: Any = None  # the run's Observation (what observation() returned)
 
     @property
     def passed(self) -> bool:

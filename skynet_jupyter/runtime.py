@@ -92,6 +92,12 @@ class ModelSettings:
     metric_model: Any = None
     reflection_model: Any = None
 
+    def __post_init__(self) -> None:
+        from ._models import protect_model  # dict models: a repr without secrets
+
+        for name in ("task_model", "metric_model", "reflection_model"):
+            object.__setattr__(self, name, protect_model(getattr(self, name)))
+
     @property
     def judge_model(self) -> Any:
         return self.metric_model if self.metric_model is not None else self.reflection_model
@@ -106,6 +112,15 @@ class ModelSettings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         return ModelSettings(**values)
 
+    def __repr__(self) -> str:  # a dict model may hold an api_key: never show it
+        from ._models import safe_repr
+
+        return (
+            f"ModelSettings(task_model={safe_repr(self.task_model)}, "
+            f"metric_model={safe_repr(self.metric_model)}, "
+            f"reflection_model={safe_repr(self.reflection_model)})"
+        )
+
 
 class _Configured:
     # The one process-wide place configure() writes to; read when a check starts,
@@ -114,12 +129,29 @@ class _Configured:
 
 
 def configure(
-    *, task_model: Any = None, metric_model: Any = None, reflection_model: Any = None
+    *,
+    task_model: Any = None,
+    metric_model: Any = None,
+    reflection_model: Any = None,
+    reset: bool = False,
 ) -> ModelSettings:
-    """Set the models ``llm()`` uses (each left unchanged when not given)."""
-    _Configured.settings = _Configured.settings.merged(
-        task_model=task_model, metric_model=metric_model, reflection_model=reflection_model
-    )
+    """Set the models ``llm()`` uses (each left unchanged when not given).
+
+    ``reset=True`` first forgets what earlier ``configure()`` calls set (the
+    environment variables apply again).  Returns the configured settings.
+    """
+    from ._models import check_model
+
+    given = {
+        "task_model": task_model,
+        "metric_model": metric_model,
+        "reflection_model": reflection_model,
+    }
+    for name, model in given.items():
+        if model is not None:
+            check_model(model, name)
+    base = ModelSettings() if reset else _Configured.settings
+    _Configured.settings = base.merged(**given)
     return _Configured.settings
 
 
@@ -167,24 +199,35 @@ class ModelNotConfigured(RuntimeError):
     def __init__(self, role: str) -> None:
         self.role = role
         if role == "task":
-            names = ("task_model", "SKYNET_TASK_MODEL")
+            where = "llm() called from run(artifact, input) asks the task model"
+            setting, variable, fallback = "task_model", "SKYNET_TASK_MODEL", ""
         else:
-            names = ("metric_model (or reflection_model)", "SKYNET_METRIC_MODEL")
+            where = (
+                "llm() called from the metric asks the metric model (default: the reflection model)"
+            )
+            setting, variable = "metric_model", "SKYNET_METRIC_MODEL"
+            fallback = " (or reflection_model / SKYNET_REFLECTION_MODEL)"
         super().__init__(
-            f"No {role} model is configured for llm(). Set one with "
-            f"skynet_jupyter.configure({names[0].split(' ')[0]}=...), with "
-            f"%config SkynetMagics.{names[0].split(' ')[0]} = ..., or with the "
-            f"environment variable {names[1]}. A model is a litellm model string, a "
-            "dict of litellm arguments, or a callable (instructions, input) -> str."
+            f"No {role} model is configured: {where}. Set one in any of three ways: "
+            f"skynet_jupyter.configure({setting}=...), "
+            f"%config SkynetMagics.{setting} = ..., "
+            f"or the environment variable {variable}{fallback}. A model is a litellm "
+            "model string ('openai/gpt-4o-mini'), a dict of litellm arguments, or a "
+            "callable (instructions, input) -> str; offline, use "
+            "skynet_jupyter.StandInModel()."
         )
 
 
 def llm(instructions: str, input: Any = None, **options: Any) -> str:
     """Ask a model: the task model inside ``run``, the metric model inside ``score``.
 
-    Returns the model's text.  Outside a check, the task model answers.
+    ``instructions`` are the system message, ``input`` the user message (data is
+    sent as JSON).  ``options`` (``temperature=0``, ``max_tokens=...``,
+    ``num_retries=...``) go to litellm.  Returns the model's text.  Outside a
+    check, the task model answers.  A provider error raises ``ModelCallError``
+    with the provider's message (secrets redacted).
     """
-    from . import _models  # imported on first use: may pull in litellm
+    from . import _models  # litellm itself is imported at the first litellm call
 
     ctx = _current.get()
     settings = ctx.models if ctx is not None else current_settings()
@@ -192,9 +235,14 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
     model = settings.judge_model if judging else settings.task_model
     if model is None:
         raise ModelNotConfigured("metric" if judging else "task")
-    reply = _models.complete(model, instructions, input, **options)
-    if ctx is not None:
-        usage = ctx.judge_usage if judging else ctx.run_usage
+    usage = None if ctx is None else (ctx.judge_usage if judging else ctx.run_usage)
+    try:
+        reply = _models.complete(model, instructions, input, **options)
+    except _models.ModelCallError as error:
+        if usage is not None and error.kind == "Timeout":
+            usage.cost_known = False  # the provider may have done, and billed, the work
+        raise
+    if usage is not None:
         usage.add(reply.input_tokens, reply.output_tokens, reply.cost_usd)
     return reply.text
 
