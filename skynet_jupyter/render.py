@@ -105,8 +105,9 @@ def report_text(report: CheckReport) -> str:
             f"  {MARKS.get(step.status, '?')} {step.title}"
             + (f": {step.message}" if step.message else "")
         )
-        if step.status == FAILED and step.hint:
-            lines.append(f"      {t('report.fix', lang)}: {step.hint}")
+        if step.status in (FAILED, ADVICE) and step.hint:
+            label = t("report.fix" if step.status == FAILED else "report.advice", lang)
+            lines.append(f"      {label}: {step.hint}")
     cases = report.worst(20) if report.kind == "eval" else report.cases
     if report.kind == "eval" and report.cases:
         lines.append(t("report.worst", lang) + ":")

@@ -108,6 +108,9 @@ def shell(tickets, tmp_path, monkeypatch):
     """The in-process shell: empty namespace, the extension freshly loaded, a temp cwd."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("SKYNET_LANG", "en")
+    # The shell puts its user module in sys.modules["__main__"]; process pools
+    # started later in the same run (Dask, spawn) need the real one back.
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
     shell = InteractiveShell.instance()
     shell.reset(new_session=False)
     shell.config.pop("SkynetMagics", None)  # %config values live in the shell's config
