@@ -203,13 +203,25 @@ def load_cases(
     if input_names is None:
         skip = {*output_names, output_column, SPLIT_COLUMN if split is not None else None}
         input_names = [name for name in columns if name not in skip]
-    cases = []
-    for index, row in enumerate(rows):
-        case_input = {name: row.get(name) for name in input_names}
-        expected = {name: row.get(name) for name in output_names} if output_names else None
-        output = row.get(output_column) if output_column is not None else NO_OUTPUT
-        cases.append(Case(index, case_input, expected, output))
-    return cases
+    pick_input = _picker(input_names)
+    pick_expected = _picker(output_names) if output_names else None
+    return [
+        Case(
+            index,
+            pick_input(row),
+            pick_expected(row) if pick_expected is not None else None,
+            row.get(output_column) if output_column is not None else NO_OUTPUT,
+        )
+        for index, row in enumerate(rows)
+    ]
+
+
+def _picker(names: Sequence[str]) -> Any:
+    """A function building the dict of ``names`` from a row (one name: a faster literal)."""
+    if len(names) == 1:
+        (only,) = names
+        return lambda row: {only: row.get(only)}
+    return lambda row: {name: row.get(name) for name in names}
 
 
 def pick_cases(

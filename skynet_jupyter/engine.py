@@ -99,6 +99,16 @@ class Limits:
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
 
 
+def _flat(value: Any) -> bool:
+    """A dict whose values are all immutable scalars (a shallow copy is a full copy)."""
+    if type(value) is not dict:
+        return False
+    for item in value.values():  # noqa: SIM110 - a loop is faster than all() on a generator
+        if type(item) not in _ATOMIC:
+            return False
+    return True
+
+
 def _copy(value: Any) -> Any:
     """A copy the metric may change freely; flat dicts of scalars are copied cheaply."""
     kind = type(value)
@@ -124,92 +134,149 @@ class CaseRunner:
     models: ModelSettings = field(default_factory=ModelSettings)
 
     def run_one(self, case: Case, watch: _Watch | None = None) -> CaseResult:
-        """Run one case, recording its phase deadlines on ``watch``."""
+        """Run one case in its own helper context (the watched workers reuse theirs)."""
         ctx = CaseContext(self.models)
-        result = CaseResult(case.index, case.input, case.expected)
         token = _current.set(ctx)
         try:
-            output = case.output
-            if output is NO_OUTPUT:
-                output = self._run(case, ctx, result, watch)
-                if result.failed_step is not None:
-                    return result
-            else:
-                ctx.observation = case.measured or ctx.observation
-                result.cached = case.measured is not None
-                _fill_measures(result, ctx.observation)
-            result.output = output
-            ctx.phase = METRIC
-            self._score(case, output, ctx, result, watch)
+            return self.score_case(case, ctx, watch if watch is not None else _Watch())
         finally:
             _current.reset(token)
-        if ctx.judge_usage.calls:
-            result.judge_cost_usd = ctx.judge_usage.cost
-            result.model_calls += ctx.judge_usage.calls
-        return result
 
-    def _run(self, case: Case, ctx: CaseContext, result: CaseResult, watch: _Watch | None) -> Any:
+    def score_case(self, case: Case, ctx: CaseContext, watch: _Watch) -> CaseResult:
+        """The hot path: run (or reuse) the output, call the metric, validate."""
+        ctx.start()
+        output = case.output
+        seen = case.measured
+        if output is NO_OUTPUT:
+            output, seen, failure = self._run(case, ctx, watch)
+            if failure is not None:
+                return failure
+        elif seen is not None:
+            ctx.observation = seen
+        ctx.phase = METRIC
+        metric = self.metric
+        # The metric gets copies: _copy, inlined for the usual flat dicts and strings.
+        case_input = case.input
+        case_input = case_input.copy() if _flat(case_input) else deepcopy(case_input)
+        expected = case.expected
+        if expected is not None:
+            expected = expected.copy() if _flat(expected) else deepcopy(expected)
+        given = output if type(output) in _ATOMIC else _copy(output)
+        started = time.perf_counter()
+        watch.deadline = started + self.limits.metric
+        watch.step = METRIC_TIME_LIMIT
+        try:
+            if metric.arity == 3:
+                value = metric.score(case_input, given, expected)
+            else:
+                value = metric.score(case_input, given)
+        except BaseException as exc:
+            metric_ms = (time.perf_counter() - started) * 1000.0
+            return self._failed(
+                case,
+                output,
+                seen,
+                ctx,
+                METRIC_RETURN_VALUE,
+                _metric_raised(exc, metric, self.lang),
+                _user_traceback(exc),
+                metric_ms,
+            )
+        metric_ms = (time.perf_counter() - started) * 1000.0
+        try:
+            score, info = validate_return(value)
+        except ContractError as problem:
+            return self._failed(
+                case,
+                output,
+                seen,
+                ctx,
+                METRIC_RETURN_VALUE,
+                problem.message(self.lang),
+                None,
+                metric_ms,
+            )
+        scores = info.get("scores")
+        judge = ctx.judge_usage
+        return CaseResult(
+            case.index,
+            case.input,
+            case.expected,
+            output,
+            score,
+            info["feedback"],
+            {name: float(v) for name, v in scores.items()} if scores else {},
+            info,
+            None,
+            None,
+            None,
+            metric_ms,
+            None if seen is None else seen.run_ms,
+            None if seen is None else seen.cost_usd,
+            None if judge is None else judge.cost,
+            (0 if seen is None else seen.model_calls) + (0 if judge is None else judge.calls),
+            seen is not None and case.measured is seen,
+            seen,
+        )
+
+    def _run(self, case: Case, ctx: CaseContext, watch: _Watch) -> tuple[Any, Any, Any]:
+        """(output, observation, None), or (None, None, the failed result)."""
         if self.run is None:
             raise DataError(
                 "No outputs: give run= (outputs come from run(artifact, input)) "
                 "or output_column= (outputs already in the data)."
             )
         started = time.perf_counter()
-        if watch is not None:
-            watch.arm(started + self.limits.run, RUN_FUNCTION)
+        watch.deadline = started + self.limits.run
+        watch.step = RUN_FUNCTION
         try:
             output = self.run(self.artifact, _copy(case.input))
         except BaseException as exc:
-            result.failed_step = RUN_FUNCTION
-            result.error = t("case.run_raised", self.lang, error=_exception_line(exc))
-            result.traceback = _user_traceback(exc)
-            return None
+            error = t("case.run_raised", self.lang, error=_exception_line(exc))
+            failure = self._failed(
+                case, None, None, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
+            )
+            return None, None, failure
         run_ms = (time.perf_counter() - started) * 1000.0
         usage = ctx.run_usage
-        ctx.observation = Observation(
-            run_ms=run_ms,
-            cost_usd=usage.cost,
-            model_calls=usage.calls,
-            input_tokens=usage.input_tokens,
-            output_tokens=usage.output_tokens,
+        seen = (
+            Observation(run_ms=run_ms, cost_usd=0.0)
+            if usage is None
+            else Observation(
+                run_ms=run_ms,
+                cost_usd=usage.cost,
+                model_calls=usage.calls,
+                input_tokens=usage.input_tokens,
+                output_tokens=usage.output_tokens,
+            )
         )
-        _fill_measures(result, ctx.observation)
-        return output
+        ctx.observation = seen
+        return output, seen, None
 
-    def _score(
-        self, case: Case, output: Any, ctx: CaseContext, result: CaseResult, watch: _Watch | None
-    ) -> None:
-        metric = self.metric
-        case_input = _copy(case.input)
-        expected = _copy(case.expected)
-        output = _copy(output)
-        started = time.perf_counter()
-        if watch is not None:
-            watch.arm(started + self.limits.metric, METRIC_TIME_LIMIT)
-        try:
-            if metric.arity == 3:
-                value = metric.score(case_input, output, expected)
-            else:
-                value = metric.score(case_input, output)
-        except BaseException as exc:
-            result.metric_ms = (time.perf_counter() - started) * 1000.0
-            result.failed_step = METRIC_RETURN_VALUE
-            result.error = _metric_raised(exc, metric, self.lang)
-            result.traceback = _user_traceback(exc)
-            return
-        result.metric_ms = (time.perf_counter() - started) * 1000.0
-        try:
-            score, info = validate_return(value)
-        except ContractError as problem:
-            result.failed_step = METRIC_RETURN_VALUE
-            result.error = f"{problem.message(self.lang)}"
-            return
-        result.score = score
-        result.info = info
-        result.feedback = info["feedback"]
-        scores = info.get("scores")
-        if scores:
-            result.scores = {name: float(v) for name, v in scores.items()}
+    def _failed(
+        self,
+        case: Case,
+        output: Any,
+        seen: Observation | None,
+        ctx: CaseContext,
+        step: str,
+        error: str,
+        traceback: str | None,
+        metric_ms: float | None,
+    ) -> CaseResult:
+        result = CaseResult(case.index, case.input, case.expected, output)
+        result.failed_step = step
+        result.error = error
+        result.traceback = traceback
+        result.metric_ms = metric_ms
+        if seen is not None:
+            _fill_measures(result, seen)
+            result.cached = case.measured is seen
+        judge = ctx.judge_usage
+        if judge is not None:
+            result.judge_cost_usd = judge.cost
+            result.model_calls += judge.calls
+        return result
 
 
 def _fill_measures(result: CaseResult, seen: Observation) -> None:
@@ -269,67 +336,82 @@ class _Abandoned(BaseException):
 
 
 class _Watch:
-    """A worker's current deadline, read by the watcher thread."""
+    """What one worker is doing, read by the watcher: its case and that phase's deadline.
 
-    __slots__ = ("abandoned", "case", "deadline", "step", "thread")
+    The worker writes these without a lock (one attribute at a time, under the
+    GIL); the order of its writes is what lets the watcher read them safely.
+    """
+
+    __slots__ = ("abandoned", "case", "deadline", "exited", "finishing", "step", "thread")
 
     def __init__(self) -> None:
         self.case: Case | None = None
+        self.finishing: Case | None = None  # set just before the case's result is published
         self.deadline = _NEVER
         self.step = METRIC_TIME_LIMIT
         self.abandoned = False
+        self.exited = False
         self.thread: threading.Thread | None = None
-
-    def arm(self, deadline: float, step: str) -> None:
-        self.deadline = deadline
-        self.step = step
 
 
 class _Job:
+    """Cases shared by watched workers; results are published without a lock per case."""
+
     def __init__(
         self, runner: CaseRunner, cases: Sequence[Case], track_started: bool = False
     ) -> None:
         self.runner = runner
-        self.track_started = track_started
         self.cases = cases
         self.todo = iter(range(len(cases)))  # next() on it is atomic under the GIL
-        self.lock = threading.Lock()
-        self.finished: list[CaseResult] = []  # appended by workers, drained by the watcher
-        self.started: deque[int] = deque()
-        self.stop = False
+        self.finished: list[CaseResult] = []  # append-only: list.append is atomic
+        self.started: deque[int] | None = deque() if track_started else None
+        self.timed_out: dict[int, CaseResult] = {}  # case index -> its timeout result (wins)
+        self.lock = threading.Lock()  # for the count of live workers, not per case
         self.alive = 0
+        self.stop = False
         self.all_done = threading.Event()
 
     def work(self, watch: _Watch) -> None:
-        # The hot loop: keep attribute lookups out of it.
-        run_one = self.runner.run_one
+        # The hot loop: locals only, no lock, one context for every case.
+        runner = self.runner
+        score_case = runner.score_case
+        ctx = CaseContext(runner.models)
+        token = _current.set(ctx)
         cases = self.cases
-        lock = self.lock
-        finished = self.finished
-        started = self.started if self.track_started else None
+        todo = self.todo
+        publish = self.finished.append
+        started = self.started
         try:
-            for position in self.todo:
-                if self.stop:
+            while not (self.stop or watch.abandoned):
+                position = next(todo, None)
+                if position is None:
                     break
                 case = cases[position]
                 watch.case = case
                 if started is not None:
                     started.append(case.index)
-                result = run_one(case, watch)
-                with lock:
-                    if watch.abandoned:
-                        return
-                    watch.case = None
-                    watch.deadline = _NEVER
-                    finished.append(result)
+                result = score_case(case, ctx, watch)
+                # Order matters: the watcher never times out a case marked finishing.
+                watch.finishing = case
+                publish(result)
+                watch.deadline = _NEVER
+                watch.case = None
         except _Abandoned:
-            return
+            pass
         finally:
-            with self.lock:
-                if not watch.abandoned:
-                    self.alive -= 1
-                    if self.alive == 0:
-                        self.all_done.set()
+            _current.reset(token)
+            self._exit(watch)
+
+    def _exit(self, watch: _Watch) -> None:
+        with self.lock:
+            watch.exited = True
+            if not watch.abandoned:
+                self._one_less()
+
+    def _one_less(self) -> None:
+        self.alive -= 1
+        if self.alive == 0:
+            self.all_done.set()
 
     def spawn(self) -> _Watch:
         watch = _Watch()
@@ -341,17 +423,22 @@ class _Job:
         thread.start()
         return watch
 
-    def abandon(self, watch: _Watch, now: float = math.inf) -> bool:
-        """Give up on a worker whose case is past ``now``; False if it finished meanwhile."""
+    def abandon(self, watch: _Watch, now: float = _NEVER) -> Case | None:
+        """Give up on a worker whose case is past ``now``: that case, or None if it is not."""
         with self.lock:
-            if watch.case is None or watch.abandoned or watch.deadline > now:
-                return False
+            case = watch.case
+            if (
+                watch.exited
+                or watch.abandoned
+                or case is None
+                or watch.finishing is case
+                or watch.deadline > now
+            ):
+                return None
             watch.abandoned = True
-            self.alive -= 1
-            if self.alive == 0:
-                self.all_done.set()
+            self._one_less()
         _interrupt_thread(watch.thread)
-        return True
+        return case
 
 
 def _interrupt_thread(thread: threading.Thread | None) -> None:
@@ -363,13 +450,11 @@ def _interrupt_thread(thread: threading.Thread | None) -> None:
         )
 
 
-def _timeout_result(runner: CaseRunner, watch: _Watch) -> CaseResult:
-    case = watch.case
-    assert case is not None
-    result = CaseResult(case.index, case.input, case.expected, failed_step=watch.step)
+def _timeout_result(runner: CaseRunner, case: Case, step: str) -> CaseResult:
+    result = CaseResult(case.index, case.input, case.expected, failed_step=step)
     if case.output is not NO_OUTPUT:
         result.output = case.output
-    if watch.step == RUN_FUNCTION:
+    if step == RUN_FUNCTION:
         result.error = t("case.run_timeout", runner.lang, seconds=f"{runner.limits.run:g}")
     else:
         result.error = t("case.metric_timeout", runner.lang, seconds=f"{runner.limits.metric:g}")
@@ -384,54 +469,71 @@ def _supervise(
     concurrency: int,
     on_result: Callable[[list[int], list[CaseResult]], None] | None,
 ) -> tuple[list[CaseResult], bool]:
-    """Run ``cases`` on ``concurrency`` watched workers; (results by position, interrupted)."""
+    """Run ``cases`` on ``concurrency`` watched workers; (results in case order, interrupted).
+
+    The calling thread watches: every ``TICK`` it hands new results to
+    ``on_result``, fails a case past its limit (and replaces its worker), and
+    turns Ctrl-C into a stop that keeps what finished.
+    """
     install_skynet_module()
     from ._models import warm_up
 
     # A litellm model's first call imports litellm (seconds): do it before timing.
     warm_up(runner.models.task_model, runner.models.judge_model)
     job = _Job(runner, cases, track_started=on_result is not None)
+    finished = job.finished
+    timed_out = job.timed_out
     watches: list[_Watch] = []
-    results: list[CaseResult] = []
+    seen = 0
     interrupted = False
     try:
         for _ in range(max(1, min(concurrency, len(cases)))):
             watches.append(job.spawn())
         while True:
             done = job.all_done.wait(TICK)
-            fresh_started, fresh = _drain(job)
+            count = len(finished)
+            fresh = finished[seen:count]
+            seen = count
+            if timed_out:
+                fresh = [r for r in fresh if r.index not in timed_out]
             now = time.perf_counter()
             for watch in list(watches):
-                if watch.case is not None and now > watch.deadline and job.abandon(watch, now):
-                    fresh.append(_timeout_result(runner, watch))
+                if watch.case is None or now <= watch.deadline:
+                    continue
+                step = watch.step
+                case = job.abandon(watch, now)
+                if case is not None:
+                    timed_out[case.index] = _timeout_result(runner, case, step)
+                    fresh.append(timed_out[case.index])
                     watches.remove(watch)
                     watches.append(job.spawn())
-            results.extend(fresh)
-            if on_result is not None and (fresh or fresh_started):
-                on_result(fresh_started, fresh)
-            if done and job.all_done.is_set() and not job.finished:
+            if on_result is not None:
+                started = _take(job.started)
+                if fresh or started:
+                    on_result(started, fresh)
+            if done and job.all_done.is_set() and len(finished) == seen:
                 break
     except KeyboardInterrupt:
         interrupted = True
         job.stop = True
         for watch in watches:
-            job.abandon(watch)
-        _, fresh = _drain(job)
-        results.extend(fresh)
-    order = {case.index: position for position, case in enumerate(cases)}
-    results.sort(key=lambda r: order[r.index])
+            with job.lock:
+                if not (watch.exited or watch.abandoned):
+                    watch.abandoned = True
+                    job._one_less()
+            _interrupt_thread(watch.thread)
+    results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
+    if len(results) != len(cases) or timed_out or interrupted or concurrency > 1:
+        order = {case.index: position for position, case in enumerate(cases)}
+        results.sort(key=lambda r: order[r.index])
     return results, interrupted
 
 
-def _drain(job: _Job) -> tuple[list[int], list[CaseResult]]:
-    # The lists are emptied in place: workers hold them in locals.
-    with job.lock:
-        fresh = job.finished[:]
-        job.finished.clear()
-    started = []
-    while job.started:
-        started.append(job.started.popleft())  # a deque: safe against appending workers
-    return started, fresh
+def _take(started: deque[int] | None) -> list[int]:
+    taken: list[int] = []
+    while started:
+        taken.append(started.popleft())  # a deque: safe against appending workers
+    return taken
 
 
 # --- the public entry points ---------------------------------------------------

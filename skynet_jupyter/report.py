@@ -6,6 +6,7 @@ the cases, render as text and HTML (``render``), and become a pandas frame.
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -129,11 +130,13 @@ class CheckReport:
 
     def worst(self, count: int | None = None) -> list[CaseResult]:
         """Failed cases first, then by rising score."""
-        ordered = sorted(
-            self.cases,
-            key=lambda c: (c.passed, -math.inf if c.score is None else c.score, c.index),
-        )
-        return ordered if count is None else ordered[:count]
+
+        def key(c: CaseResult) -> tuple[bool, float, int]:
+            return (c.passed, -math.inf if c.score is None else c.score, c.index)
+
+        if count is not None:  # the same as sorted(...)[:count], without sorting them all
+            return heapq.nsmallest(count, self.cases, key=key)
+        return sorted(self.cases, key=key)
 
     def to_frame(self) -> Any:
         """One row per case (pandas DataFrame); named scores as ``scores.NAME`` columns."""

@@ -178,16 +178,35 @@ def current_settings(overrides: ModelSettings | None = None) -> ModelSettings:
 
 
 class CaseContext:
-    """The per-case state that the helper functions read (engine-owned)."""
+    """The per-case state that the helper functions read (engine-owned).
+
+    A worker thread keeps one and calls :meth:`start` for each case: cheaper
+    than a new context (and a ContextVar switch) per case.  Usage records are
+    made on the first model call of a phase: most cases make none.
+    """
 
     __slots__ = ("judge_usage", "models", "observation", "phase", "run_usage")
 
     def __init__(self, models: ModelSettings, phase: str = RUN) -> None:
         self.models = models
+        self.start(phase)
+
+    def start(self, phase: str = RUN) -> None:
+        """Forget the previous case."""
         self.phase = phase
-        self.run_usage = Usage()
-        self.judge_usage = Usage()
+        self.run_usage: Usage | None = None
+        self.judge_usage: Usage | None = None
         self.observation = NOT_MEASURED
+
+    def usage(self, judging: bool) -> Usage:
+        """The usage record of the judge's or the run's calls (made on first use)."""
+        if judging:
+            if self.judge_usage is None:
+                self.judge_usage = Usage()
+            return self.judge_usage
+        if self.run_usage is None:
+            self.run_usage = Usage()
+        return self.run_usage
 
 
 _current: ContextVar[CaseContext | None] = ContextVar("skynet_case", default=None)
@@ -235,7 +254,7 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
     model = settings.judge_model if judging else settings.task_model
     if model is None:
         raise ModelNotConfigured("metric" if judging else "task")
-    usage = None if ctx is None else (ctx.judge_usage if judging else ctx.run_usage)
+    usage = None if ctx is None else ctx.usage(judging)
     try:
         reply = _models.complete(model, instructions, input, **options)
     except _models.ModelCallError as error:
