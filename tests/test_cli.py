@@ -109,7 +109,5 @@ def test_output_column_and_run_are_exclusive():
 
 
 def test_installed_console_script():
-    done = subprocess.run(
-        ["skynet-check", "--help"], capture_output=True, text=True, timeout=60
-    )
+    done = subprocess.run(["skynet-check", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--output-column" in done.stdout

@@ -47,9 +47,7 @@ def test_check_runs_three_cases_and_reports_every_step(tickets):
 
 def test_cases_option_and_random_sample(tickets):
     assert len(sj.check(exact, tickets, outputs="label", run=always_billing, cases=5).cases) == 5
-    report = sj.check(
-        exact, tickets, outputs="label", run=always_billing, sample="random", seed=1
-    )
+    report = sj.check(exact, tickets, outputs="label", run=always_billing, sample="random", seed=1)
     assert len(report.cases) == 3
 
 

@@ -107,9 +107,7 @@ def test_component_is_in_unit_interval_and_falls(reference, a, b):
 weights = st.floats(min_value=0, max_value=100)
 
 
-@given(
-    weights, weights, weights, st.floats(0, 1), st.floats(0, 1e6) | st.none(), st.floats(0, 10)
-)
+@given(weights, weights, weights, st.floats(0, 1), st.floats(0, 1e6) | st.none(), st.floats(0, 10))
 def test_reward_is_the_weighted_sum_of_its_parts(wa, ws, wc, accuracy, run_ms, cost):
     if wa + ws + wc == 0:
         return
@@ -153,7 +151,7 @@ def test_reward_rejects_accuracy_out_of_range():
         reward(SPEC, "high", "x")
 
 
-REWARD_METRIC = '''
+REWARD_METRIC = """
 from skynet import reward, observation, service_cost
 
 REWARD_SPEC = {
@@ -168,7 +166,7 @@ def score(input, output, expected=None):
     seen = observation()
     assert service_cost() == seen.cost_usd
     return reward(REWARD_SPEC, 1.0 if ok else 0.0, "Correct." if ok else "Wrong label.")
-'''
+"""
 
 
 def test_reward_in_a_check_uses_the_measured_run(tickets):
