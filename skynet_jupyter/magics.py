@@ -21,7 +21,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from traitlets import Any as AnyTrait
-from traitlets import Bool, Enum, Float, Int, TraitError, validate
+from traitlets import Bool, Enum, Float, Int, TraitError, observe, validate
 
 from .contract import ContractError
 from .dataset import DataError
@@ -30,7 +30,7 @@ from .i18n import LANGUAGES, resolve_lang, t
 from .metric import Metric, load_function, load_metric
 from .render import headline
 from .report import CheckReport, EvalReport
-from .runtime import ModelSettings, install_skynet_module, uninstall_skynet_module
+from .runtime import ModelSettings, configure, install_skynet_module, uninstall_skynet_module
 from .tracebacks import user_traceback
 
 __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
@@ -275,6 +275,12 @@ class SkynetMagics(Magics):
             return protect_model(check_model(value, f"SkynetMagics.{proposal['trait'].name}"))
         except TypeError as problem:
             raise TraitError(str(problem)) from None
+
+    @observe("task_model", "metric_model", "reflection_model")
+    def _configure_models(self, change: Any) -> None:
+        # llm() called in a plain cell (outside a check) reads configure(): keep it in step.
+        if change["new"] is not None:
+            configure(**{change["name"]: change["new"]})
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)

@@ -1001,3 +1001,14 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
 
         client.execute_cell(cells[at["calls"]], at["calls"])
         assert cells[at["calls"]].outputs[0].data["text/plain"] == "3"
+
+
+def test_config_model_also_answers_llm_outside_a_check(shell):
+    from skynet_jupyter.runtime import configure
+
+    try:
+        cell(shell, "%config SkynetMagics.task_model = lambda instructions, input: 'from config'")
+        result, _ = cell(shell, "from skynet import llm\nllm('Say something.')")
+        assert result.result == "from config"
+    finally:
+        configure(reset=True)
