@@ -16,6 +16,7 @@ from .report import ADVICE, FAILED, PASSED, CaseResult, CheckReport
 
 MARKS = {PASSED: "✓", FAILED: "✗", "skipped": "–", ADVICE: "!"}
 CELL_CHARS = 80
+SHOWN_CASES = 200  # a static report of a huge check stays readable (and small)
 
 
 def esc(value: object) -> str:
@@ -108,12 +109,18 @@ def report_text(report: CheckReport) -> str:
         if step.status in (FAILED, ADVICE) and step.hint:
             label = t("report.fix" if step.status == FAILED else "report.advice", lang)
             lines.append(f"      {label}: {step.hint}")
-    cases = report.worst(20) if report.kind == "eval" else report.cases
+    cases = report.worst(20) if report.kind == "eval" else report.cases[:SHOWN_CASES]
     if report.kind == "eval" and report.cases:
         lines.append(t("report.worst", lang) + ":")
     for case in cases:
         lines.extend(case_text(case, lang))
+    if len(report.cases) > len(cases):
+        lines.append("  " + more_cases_line(report, len(cases)))
     return "\n".join(lines)
+
+
+def more_cases_line(report: CheckReport, shown: int) -> str:
+    return t("report.more_cases", report.lang, count=len(report.cases) - shown)
 
 
 def case_text(case: CaseResult, lang: str) -> list[str]:
@@ -250,10 +257,12 @@ def report_html(report: CheckReport) -> str:
         parts.append(f"<div class='sk-fail'>{esc(interrupted_line(report))}</div>")
     parts.append(steps_html(report))
     if report.cases:
-        cases = report.worst(50) if report.kind == "eval" else report.cases
+        cases = report.worst(50) if report.kind == "eval" else report.cases[:SHOWN_CASES]
         if report.kind == "eval":
             parts.append(f"<div>{esc(t('report.worst', lang))}</div>")
         parts.append(cases_table_html(cases, lang))
+        if len(report.cases) > len(cases):
+            parts.append(f"<div>{esc(more_cases_line(report, len(cases)))}</div>")
     parts.append("</div>")
     return "".join(parts)
 

@@ -183,6 +183,7 @@ MESSAGES = {
     "report.metric": "metric {name!r}",
     "report.cases": "{count} case(s)",
     "report.mean": "mean score",
+    "report.more_cases": "… and {count} more case(s): report.to_frame() has them all.",
     "report.worst": "Worst cases first",
     "report.fix": "How to fix",
     "report.advice": "Advice",

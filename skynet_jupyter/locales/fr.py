@@ -202,6 +202,7 @@ MESSAGES = {
     "report.metric": "métrique {name!r}",
     "report.cases": "{count} cas",
     "report.mean": "score moyen",
+    "report.more_cases": "… et {count} autre(s) cas : report.to_frame() les contient tous.",
     "report.worst": "Pires cas en premier",
     "report.fix": "Comment corriger",
     "report.advice": "Conseils",

@@ -194,6 +194,7 @@ MESSAGES = {
     "report.metric": "métrica {name!r}",
     "report.cases": "{count} caso(s)",
     "report.mean": "pontuação média",
+    "report.more_cases": "… e mais {count} caso(s): report.to_frame() tem todos.",
     "report.worst": "Piores casos primeiro",
     "report.fix": "Como corrigir",
     "report.advice": "Conselhos",

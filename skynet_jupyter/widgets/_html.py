@@ -1,0 +1,417 @@
+"""HTML fragments of the live views.  Every user string goes through ``esc``.
+
+The fragments are plain functions of data, so the widget view and the static
+fallback (nbconvert, GitHub) draw the same bars from the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..i18n import t
+from ..render import MARKS, cut, esc, fmt_ms, fmt_score, fmt_usd, show_value
+from ..report import ADVICE, FAILED, PASSED, SKIPPED, CaseResult, Step
+from ..reward import PARTS
+from ._state import PENDING
+
+CELL_CHARS = 80
+FULL_CHARS = 20_000
+FEEDBACK_CHARS = 100_000
+
+STYLE = """<style>
+.skv{font-family:var(--jp-ui-font-family,system-ui,-apple-system,"Segoe UI",sans-serif);
+font-size:13px;line-height:1.45;color:var(--jp-ui-font-color1,#1f2328)}
+.skv .skv-title{font-size:15px;font-weight:600;margin:2px 0}
+.skv .skv-sub{color:var(--jp-ui-font-color2,#57606a);margin-bottom:6px}
+.skv .skv-pass{color:#1a7f37}.skv .skv-fail{color:#cf222e}
+.skv .skv-skip,.skv .skv-pending{color:#6e7781}.skv .skv-advice{color:#9a6700}
+.skv .skv-steps{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
+.skv .skv-step{border:1px solid var(--jp-border-color2,#d0d7de);border-radius:12px;
+padding:1px 9px;white-space:nowrap;background:var(--jp-layout-color1,#fff)}
+.skv .skv-step.skv-fail{border-color:#cf222e;background:#ffebe9}
+.skv .skv-step.skv-advice{border-color:#d4a72c;background:#fff8c5}
+.skv .skv-notes{color:var(--jp-ui-font-color2,#57606a);font-size:12px;margin:2px 0 4px}
+.skv .skv-callout{border-left:4px solid #cf222e;background:#ffebe9;color:#1f2328;
+padding:6px 10px;margin:6px 0;border-radius:0 6px 6px 0;white-space:pre-wrap;
+word-break:break-word}
+.skv .skv-callout.skv-first{font-size:13.5px}
+.skv .skv-callout.skv-advice-box{border-color:#d4a72c;background:#fff8c5}
+.skv .skv-hint{margin-top:3px}
+.skv .skv-summary{margin:4px 0;color:var(--jp-ui-font-color1,#1f2328)}
+.skv table.skv-cases{border-collapse:collapse;width:100%;table-layout:auto}
+.skv .skv-scroll{overflow-x:auto}
+.skv .skv-cases th{font-weight:600;text-align:left;font-size:12px;
+color:var(--jp-ui-font-color2,#57606a);border-bottom:2px solid var(--jp-border-color2,#d0d7de);
+padding:4px 6px;white-space:nowrap}
+.skv .skv-cases td{border-bottom:1px solid var(--jp-border-color2,#d0d7de);padding:5px 6px;
+vertical-align:top;text-align:left;white-space:pre-wrap}
+.skv .skv-cases td.skv-val{min-width:6em;max-width:22em;overflow-wrap:anywhere}
+.skv .skv-cases td.skv-in{min-width:11em;max-width:26em;overflow-wrap:anywhere}
+.skv .skv-cases td.skv-fb{min-width:14em;max-width:30em;overflow-wrap:anywhere}
+.skv .skv-cases td.skv-nowrap{white-space:nowrap}
+.skv .skv-cases tr.skv-sub td{border-top:none;padding-top:0;background:transparent}
+.skv .skv-cases tr.skv-has-sub td{border-bottom:none}
+.skv .skv-mark{font-weight:700;white-space:nowrap}
+.skv .skv-num{font-variant-numeric:tabular-nums;white-space:nowrap}
+.skv .skv-score{font-weight:600;font-size:14px;margin-bottom:2px}
+.skv .skv-none{color:#8c959f}
+.skv details.skv-more>summary{cursor:pointer;list-style:none}
+.skv details.skv-more>summary::-webkit-details-marker{display:none}
+.skv details.skv-more>summary::after{content:" ▸";color:#0969da}
+.skv details.skv-more[open]>summary::after{content:" ▾"}
+.skv details.skv-more[open]>summary .skv-cut{display:none}
+.skv .skv-full{font-family:var(--jp-code-font-family,monospace);font-size:12px;
+max-height:24em;overflow:auto;white-space:pre-wrap}
+.skv .skv-feedback{white-space:pre-wrap;max-height:14em;overflow:auto;
+background:var(--jp-layout-color2,#f6f8fa);border-radius:4px;padding:3px 6px;min-width:14em}
+.skv .skv-measures{font-size:12px;white-space:nowrap}
+.skv .skv-measures span{color:var(--jp-ui-font-color2,#57606a)}
+.skv .skv-error{color:#cf222e}
+.skv pre.skv-tb{font-size:11.5px;margin:3px 0;white-space:pre-wrap;
+background:var(--jp-layout-color2,#f6f8fa);padding:4px 6px;border-radius:4px}
+.skv .skv-named{display:grid;grid-template-columns:minmax(5em,auto) 60px auto;gap:1px 6px;
+align-items:center;font-size:11.5px;white-space:nowrap;color:var(--jp-ui-font-color2,#57606a)}
+.skv .skv-mini{display:inline-block;width:60px;vertical-align:middle;height:7px;
+background:var(--jp-layout-color3,#eaeef2);border-radius:4px;overflow:hidden}
+.skv .skv-mini>span{display:block;height:100%;background:#8250df}
+.skv .skv-mini>span.skv-acc{background:#0969da}.skv .skv-mini>span.skv-speed{background:#2da44e}
+.skv .skv-mini>span.skv-cost{background:#d4a72c}
+.skv table.skv-named-table{width:auto}
+.skv .skv-rh{font-weight:600;font-size:14px;margin:10px 0 2px}
+.skv .skv-legend{display:flex;gap:14px;flex-wrap:wrap;font-size:12px;margin:2px 0 6px}
+.skv .skv-dot{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;
+vertical-align:-1px}
+.skv .skv-bars{display:grid;grid-template-columns:max-content minmax(120px,1fr) max-content
+max-content minmax(0,max-content);gap:4px 10px;align-items:center;max-width:1100px}
+.skv .skv-track{position:relative;height:16px;background:var(--jp-layout-color3,#eaeef2);
+border-radius:4px;overflow:hidden;display:flex}
+.skv .skv-seg{height:100%}
+.skv .skv-acc{background:#0969da}.skv .skv-speed{background:#2da44e}
+.skv .skv-cost{background:#d4a72c}
+.skv .skv-mean-row{font-weight:600;border-top:1px solid var(--jp-border-color2,#d0d7de);
+padding-top:3px}
+.skv .skv-parts{font-size:12px;color:var(--jp-ui-font-color2,#57606a);white-space:nowrap}
+.skv .skv-raw{font-size:12px;color:var(--jp-ui-font-color2,#57606a)}
+.skv code.skv-spec{font-family:var(--jp-code-font-family,monospace);font-size:12px;
+background:var(--jp-layout-color2,#f6f8fa);padding:2px 6px;border-radius:4px}
+</style>"""
+
+_CLASS = {
+    PASSED: "skv-pass",
+    FAILED: "skv-fail",
+    SKIPPED: "skv-skip",
+    ADVICE: "skv-advice",
+    PENDING: "skv-pending",
+}
+_MARK = {**MARKS, PENDING: "…"}
+PART_CLASS = {"accuracy": "skv-acc", "speed": "skv-speed", "cost": "skv-cost"}
+
+
+# --- header ----------------------------------------------------------------------
+
+
+def head_html(title: str, title_status: str, subtitle: str, steps: list[Step], lang: str) -> str:
+    parts = [
+        STYLE,
+        '<div class="skv skv-head">',
+        f'<div class="skv-title {_CLASS.get(title_status, "")}">{esc(title)}</div>',
+    ]
+    if subtitle:
+        parts.append(f'<div class="skv-sub">{esc(subtitle)}</div>')
+    parts.append(steps_html(steps, lang))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def steps_html(steps: list[Step], lang: str) -> str:
+    """Step chips with marks, then each failed step's reason and fix (the first one first)."""
+    if not steps:
+        return ""
+    chips: list[str] = []
+    callouts: list[str] = []
+    notes: dict[str, list[str]] = {}
+    for step in steps:
+        status = step.status
+        tip = f"{t('status.' + status, lang) if status != PENDING else t('view.pending', lang)}"
+        if step.message:
+            tip += f": {step.message}"
+        chips.append(
+            f'<span class="skv-step {_CLASS.get(status, "")}" data-step="{esc(step.id)}" '
+            f'data-status="{esc(status)}" title="{esc(tip)}">'
+            f"{_MARK.get(status, '?')} {esc(step.title)}</span>"
+        )
+        if status in (FAILED, ADVICE):
+            label = t("report.fix" if status == FAILED else "report.advice", lang)
+            box = "skv-first" if status == FAILED and not callouts else ""
+            if status == ADVICE:
+                box = "skv-advice-box"
+            text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
+            if step.message:
+                text += f" — {esc(step.message)}"
+            if step.hint:
+                text += f'<div class="skv-hint"><b>{esc(label)}:</b> {esc(step.hint)}</div>'
+            callouts.append(
+                f'<div class="skv-callout {box}" data-callout="{esc(step.id)}">{text}</div>'
+            )
+        elif step.message:
+            notes.setdefault(step.message, []).append(step.title)
+    html = f'<div class="skv-steps">{"".join(chips)}</div>'
+    if notes:  # one line per message ("Not reached" names every step it applies to)
+        lines = [f"{esc(', '.join(titles))}: {esc(message)}" for message, titles in notes.items()]
+        html += f'<div class="skv-notes">{"<br>".join(lines)}</div>'
+    return html + "".join(callouts)
+
+
+# --- cases -------------------------------------------------------------------------
+
+
+def _pretty(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _trim(text: str, limit: int, lang: str) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + " " + t("view.more_chars", lang, count=len(text) - limit)
+
+
+def value_html(value: Any, lang: str, *, missing: bool = False) -> str:
+    """A value cut to one short line; the whole value one click away."""
+    if missing:
+        return '<span class="skv-none">—</span>'
+    text = show_value(value)
+    flat = " ".join(text.split())
+    if len(text) <= CELL_CHARS and flat == text.strip():
+        return esc(text)
+    full = _trim(_pretty(value), FULL_CHARS, lang)
+    return (
+        '<details class="skv-more"><summary>'
+        f'<span class="skv-cut">{esc(cut(flat, CELL_CHARS))}</span></summary>'
+        f'<div class="skv-full">{esc(full)}</div></details>'
+    )
+
+
+def mini_bar_html(value: float, name: str = "") -> str:
+    """A small 0..1 bar (values outside are clamped; the number says the truth)."""
+    width = max(0.0, min(1.0, value)) * 100
+    color = f' class="{PART_CLASS[name]}"' if name in PART_CLASS else ""
+    return f'<span class="skv-mini"><span{color} style="width:{width:.1f}%"></span></span>'
+
+
+def named_scores_html(scores: dict[str, float]) -> str:
+    if not scores:
+        return '<span class="skv-none">—</span>'
+    rows = [
+        f"<span>{esc(name)}</span>{mini_bar_html(value, name)}"
+        f'<span class="skv-num" data-score="{esc(name)}">{value:.3g}</span>'
+        for name, value in scores.items()
+    ]
+    return f'<div class="skv-named">{"".join(rows)}</div>'
+
+
+def feedback_html(case: CaseResult, lang: str) -> str:
+    if case.feedback is None:
+        return '<span class="skv-none">—</span>'
+    if not case.feedback:
+        return f'<span class="skv-none">{esc(t("view.empty_feedback", lang))}</span>'
+    text = _trim(case.feedback, FEEDBACK_CHARS, lang)
+    return f'<div class="skv-feedback" data-feedback="{case.index}">{esc(text)}</div>'
+
+
+def measures_html(case: CaseResult, lang: str) -> str:
+    lines = [
+        (t("col.metric_ms", lang), fmt_ms(case.metric_ms, lang)),
+        (t("col.run_ms", lang), fmt_ms(case.run_ms, lang)),
+        (t("col.cost", lang), fmt_usd(case.cost_usd, lang)),
+    ]
+    if case.judge_cost_usd is not None:
+        lines.append((t("col.judge_cost", lang), fmt_usd(case.judge_cost_usd, lang)))
+    html = "<br>".join(f"<span>{esc(label)}</span> {esc(value)}" for label, value in lines)
+    if case.cached:
+        html += f"<br><span>({esc(t('value.cached', lang))})</span>"
+    return f'<div class="skv-measures">{html}</div>'
+
+
+def _failure_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
+    step = t("step." + case.failed_step, lang) if case.failed_step else ""
+    html = (
+        f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(t("failed_at", lang, step=step))}'
+        f"</b></span> "
+        f'<span class="skv-error">{esc(case.error or "")}</span>'
+    )
+    if case.traceback:
+        html += (
+            f'<details class="skv-tb-box"{" open" if open_traceback else ""}>'
+            f"<summary>{esc(t('view.traceback', lang))}"
+            f'</summary><pre class="skv-tb">{esc(case.traceback)}</pre></details>'
+        )
+    return html
+
+
+_COLUMNS = ("case", "input", "output", "expected", "score", "feedback")
+
+
+def cases_html(
+    cases: list[CaseResult],
+    lang: str,
+    *,
+    summary: str = "",
+    note: str = "",
+    row: Callable[[CaseResult, str], str] | None = None,
+) -> str:
+    """The case table: one row per case, a second row with the failure when it failed."""
+    row = row or case_row_html
+    parts = [STYLE, '<div class="skv skv-cases-box">']
+    if summary:
+        parts.append(f'<div class="skv-summary">{esc(summary)}</div>')
+    if cases:
+        head = "".join(f"<th>{esc(t('col.' + name, lang))}</th>" for name in _COLUMNS)
+        head += f"<th>{esc(t('view.col_measures', lang))}</th>"
+        rows = [row(case, lang) for case in cases]
+        parts.append(
+            '<div class="skv-scroll"><table class="skv-cases">'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+        )
+    if note:
+        parts.append(f'<div class="skv-notes">{esc(note)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
+    """One case's row (and its failure row); a long list keeps tracebacks folded."""
+    status = PASSED if case.passed else FAILED
+    title = t("status." + status, lang)
+    failed = not case.passed
+    no_output = case.output is None and case.failed_step is not None
+    expected = value_html(case.expected, lang, missing=case.expected is None)
+    cells = [
+        f'<td class="skv-mark skv-nowrap {_CLASS[status]}" title="{esc(title)}">'
+        f"{MARKS[status]} {case.index}</td>",
+        f'<td class="skv-in">{value_html(case.input, lang)}</td>',
+        f'<td class="skv-val">{value_html(case.output, lang, missing=no_output)}</td>',
+        f'<td class="skv-val">{expected}</td>',
+        f'<td class="skv-nowrap"><div class="skv-num skv-score">{esc(fmt_score(case.score))}'
+        f"</div>{named_scores_html(case.scores) if case.scores else ''}</td>",
+        f'<td class="skv-fb">{feedback_html(case, lang)}</td>',
+        f'<td class="skv-nowrap">{measures_html(case, lang)}</td>',
+    ]
+    row_class = ' class="skv-has-sub"' if failed else ""
+    row = f'<tr data-case="{case.index}" data-status="{status}"{row_class}>{"".join(cells)}</tr>'
+    if failed:
+        row += (
+            f'<tr class="skv-sub" data-case-failure="{case.index}"><td></td>'
+            f'<td colspan="{len(_COLUMNS)}">{_failure_html(case, lang, open_traceback)}</td></tr>'
+        )
+    return row
+
+
+# --- reward ------------------------------------------------------------------------
+
+
+def legend_html(weights: tuple[float, float, float], lang: str) -> str:
+    items = [
+        f'<span><span class="skv-dot {PART_CLASS[part]}"></span>'
+        f"{esc(t('part.' + part, lang))} × {weight:.2f}</span>"
+        for part, weight in zip(PARTS, weights, strict=True)
+    ]
+    return f'<div class="skv-legend">{"".join(items)}</div>'
+
+
+def reward_bar_html(
+    label: str,
+    found: tuple[float, float, float],
+    weights: tuple[float, float, float],
+    raw: str,
+    lang: str,
+    *,
+    case: int | None = None,
+    mean: bool = False,
+) -> str:
+    """One stacked bar: the weighted parts, side by side, summing to the reward."""
+    weighted = [w * c for w, c in zip(weights, found, strict=True)]
+    value = sum(weighted)
+    segments, numbers = [], []
+    for part, weight, comp, part_value in zip(PARTS, weights, found, weighted, strict=True):
+        name = t("part." + part, lang)
+        tip = f"{name}: {weight:.2f} × {comp:.3f} = {part_value:.3f}"
+        segments.append(
+            f'<div class="skv-seg {PART_CLASS[part]}" data-part="{part}" '
+            f'data-value="{part_value:.6f}" style="width:{max(0.0, part_value) * 100:.3f}%" '
+            f'title="{esc(tip)}"></div>'
+        )
+        numbers.append(
+            f'<span class="{PART_CLASS[part]}-text" title="{esc(tip)}">{part_value:.3f}</span>'
+        )
+    row_class = " skv-mean-row" if mean else ""
+    target = ' data-mean="1"' if mean else f' data-case="{case}"'
+    return (
+        f'<span class="skv-num{row_class}">{esc(label)}</span>'
+        f'<div class="skv-track{row_class}" data-reward="{value:.6f}"{target}>'
+        f"{''.join(segments)}</div>"
+        f'<span class="skv-num{row_class}" data-reward-value="{value:.6f}">{value:.3f}</span>'
+        f'<span class="skv-parts{row_class}">= {" + ".join(numbers)}</span>'
+        f'<span class="skv-raw{row_class}">{esc(raw)}</span>'
+    )
+
+
+def raw_measures(run_ms: float | None, cost_usd: float | None, lang: str) -> str:
+    return f"{t('col.run_ms', lang)} {fmt_ms(run_ms, lang)} · {t('col.cost', lang)} " + (
+        fmt_usd(cost_usd, lang)
+    )
+
+
+def no_reward_row(case: CaseResult, lang: str) -> str:
+    step = t("step." + case.failed_step, lang) if case.failed_step else ""
+    why = t("failed_at", lang, step=step) if case.failed_step else t("view.no_reward", lang)
+    return (
+        f'<span class="skv-num">{esc(t("col.case", lang))} {case.index}</span>'
+        f'<div class="skv-track" data-case="{case.index}" data-reward=""></div>'
+        f'<span class="skv-none">—</span><span class="skv-fail">{esc(why)}</span><span></span>'
+    )
+
+
+def spec_line_html(weights: tuple[float, float, float], same: bool, lang: str) -> str:
+    body = json.dumps({part: round(w, 3) for part, w in zip(PARTS, weights, strict=True)})
+    note = f" ({esc(t('view.weights_same', lang))})" if same else ""
+    return (
+        f'<div class="skv"><b>{esc(t("view.write_weights", lang))}:</b> '
+        f'<code class="skv-spec" data-spec-weights="{esc(body)}">'
+        f'"weights": {esc(body)}</code>{note}</div>'
+    )
+
+
+def named_panel_html(
+    rows: list[CaseResult], means: dict[str, float], lang: str, *, static: bool = False
+) -> str:
+    """For a metric with named scores and no reward: each case's scores and their means."""
+    parts = [STYLE, '<div class="skv">'] if not static else ['<div class="skv">']
+    parts.append(f'<div class="skv-rh">{esc(t("view.named_title", lang))}</div>')
+    head = "".join(f"<th>{esc(name)}</th>" for name in means)
+    body = []
+    for case in rows:
+        cells = "".join(
+            f'<td class="skv-num">{mini_bar_html(case.scores[n])} {case.scores[n]:.3g}</td>'
+            if n in case.scores
+            else '<td class="skv-none">—</td>'
+            for n in means
+        )
+        body.append(f'<tr><td class="skv-num">{case.index}</td>{cells}</tr>')
+    mean_cells = "".join(
+        f'<td class="skv-num" data-mean-score="{esc(name)}">{mini_bar_html(value)} '
+        f"<b>{value:.3f}</b></td>"
+        for name, value in means.items()
+    )
+    body.append(f"<tr><td><b>{esc(t('view.mean', lang))}</b></td>{mean_cells}</tr>")
+    parts.append(
+        f'<table class="skv-cases skv-named-table"><thead><tr><th>{esc(t("col.case", lang))}'
+        f"</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
+    return "".join(parts)

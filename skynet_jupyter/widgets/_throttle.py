@@ -1,0 +1,80 @@
+"""At most about ten front-end updates a second, however fast events arrive.
+
+Events only mark the view dirty; a timer flushes it.  After a flush that sent
+``n`` comm messages the next one waits ``n`` gaps, so the view never sends
+more than one message per gap on average (10 a second at the default gap).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+GAP = 0.1  # seconds per comm message: 10 messages a second at most
+SETTLE = 0.02  # let a batch of events (delivered together) land before flushing
+
+
+class Throttle:
+    """Calls ``flush()`` (which returns the messages it sent) no faster than the budget."""
+
+    def __init__(
+        self,
+        flush: Callable[[], int],
+        lock: threading.RLock,
+        *,
+        gap: float = GAP,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self._flush = flush
+        self._lock = lock
+        self.gap = gap
+        self._clock = clock
+        self._next = 0.0  # earliest time of the next flush
+        self._timer: threading.Timer | None = None
+        self.flushes = 0
+        self.messages = 0
+
+    @property
+    def idle(self) -> bool:
+        """No flush is due yet (read without the lock: a hint for the hot path)."""
+        return self._timer is None
+
+    def poke(self) -> None:
+        """Something changed: flush soon (within the budget)."""
+        if self._timer is not None:  # read without the lock: a flush is already due
+            return
+        with self._lock:
+            if self._timer is not None:
+                return
+            delay = max(SETTLE, self._next - self._clock())
+            timer = threading.Timer(delay, self._fire)
+            timer.daemon = True
+            self._timer = timer
+            timer.start()
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._timer is not threading.current_thread():  # cancelled, or superseded
+                return
+            self._timer = None
+            self._run()
+
+    def now(self) -> int:
+        """Flush at once (the final update); cancel any pending one."""
+        with self._lock:
+            self.cancel()
+            return self._run()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def _run(self) -> int:
+        sent = self._flush()
+        self.flushes += 1
+        self.messages += sent
+        self._next = self._clock() + self.gap * max(1, sent)
+        return sent

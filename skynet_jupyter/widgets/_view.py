@@ -1,0 +1,366 @@
+"""``LiveView``: the widget a check or an evaluation shows, fed by engine events."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+import uuid
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+from ..engine import CaseFinished, CaseStarted, Event, Finished
+from ..i18n import resolve_lang, t
+from ..render import esc, headline
+from ..report import FAILED, PASSED, CaseResult, CheckReport
+from ..reward import PARTS
+from . import _html
+from ._reward_view import RewardPanel, reward_html, set_value
+from ._state import ALL, PENDING, WORST_ROWS, LiveState, as_spec, filter_options
+from ._throttle import GAP, Throttle
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+CHECK_ROWS = 200  # rows of a check's table (a check has 3 cases unless --cases says more)
+EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrows them)
+
+
+class LiveView:
+    """A check's or an evaluation's view that updates in place as cases finish.
+
+    ``show()`` displays it once (the widget, plus a static HTML copy of the
+    report for places without widgets: nbconvert, GitHub); ``on_event`` is the
+    engine listener; ``finish(report)`` draws the final state and refreshes
+    the static copy; ``replace(report)`` re-draws from another report.
+    Updates reach the browser at most about ten times a second.
+    """
+
+    def __init__(
+        self,
+        *,
+        kind: str = "check",
+        lang: str | None = "en",
+        metric_name: str = "default",
+        reward_spec: Any = None,
+        gap: float = GAP,
+    ) -> None:
+        self.kind = kind
+        self.lang = resolve_lang(lang)
+        self.metric_name = metric_name
+        self.reward_spec = as_spec(reward_spec)
+        self.report: CheckReport | None = None
+        self._lock = threading.RLock()
+        self._state = self._fresh_state()
+        self._rows: dict[int, tuple[CaseResult, str, str]] = {}
+        self._inbox: deque[CaseResult] = deque()
+        self._started = 0  # CaseStarted events of the current run
+        self._total = 0
+        self._redraw = True  # draw at the next flush even without new events
+        self._finished = False
+        self._throttle = Throttle(self._flush, self._lock, gap=gap)
+        self._display_id = f"skynet-{uuid.uuid4().hex}"
+        self._shown = False
+
+        lang = self.lang
+        self.head = W.HTML(self._head_html())
+        self.progress = W.IntProgress(
+            value=0,
+            min=0,
+            max=1,
+            description=t("view.waiting", lang),
+            bar_style="info",
+            style={"description_width": "initial", "bar_color": None},
+            layout=W.Layout(width="460px"),
+        )
+        self.filter = W.Dropdown(
+            options=[(t("view.filter_all", lang, count=0), ALL)],
+            value=ALL,
+            description=t("view.filter", lang),
+            style={"description_width": "initial"},
+            layout=W.Layout(display="none", width="auto", align_self="flex-start"),
+        )
+        self.filter.observe(lambda _: self._guard(self._redraw_cases), names="value")
+        self.cases = W.HTML(layout=W.Layout(width="auto", align_self="stretch"))
+        self.reward = RewardPanel(lang, self._guard, self.reward_spec)
+        self.errors = W.Output()
+        self.widget = W.VBox(
+            [self.head, self.progress, self.filter, self.cases, self.reward.box, self.errors],
+            layout=W.Layout(width="100%"),
+            _dom_classes=["skynet-view", f"skynet-{kind}"],
+        )
+
+    # --- the engine's listener --------------------------------------------------
+
+    def on_event(self, event: Event) -> None:
+        """Take one engine event; the browser sees it at the next throttled update."""
+        kind = type(event)
+        if kind is CaseFinished:
+            self._inbox.append(event.result)  # type: ignore[union-attr]  # thread-safe
+            self._total = event.total  # type: ignore[union-attr]
+            if self._throttle.idle:
+                self._throttle.poke()
+        elif kind is CaseStarted:
+            self._started += 1
+            self._total = event.total  # type: ignore[union-attr]
+            if self._started == 1:  # the steps before the cases have passed: say so
+                self._redraw = True
+                self._throttle.poke()
+        elif kind is Finished:
+            self.finish(event.report)  # type: ignore[union-attr]
+
+    def _drain(self) -> None:
+        """Move what the events brought into the state (called under the lock)."""
+        inbox = self._inbox
+        if not inbox and not self._started:
+            return
+        if self._finished:  # a new run after a finished one: start from an empty state
+            self._restart()
+        state = self._state
+        state.started, state.total = self._started, self._total
+        if inbox:
+            popleft = inbox.popleft
+            state.add_many([popleft() for _ in range(len(inbox))])
+
+    def finish(self, report: CheckReport) -> None:
+        """Draw the final state from ``report`` and refresh the static copy (idempotent)."""
+        with self._lock:
+            if self._finished and report is self.report:
+                return
+            self._throttle.cancel()
+            self._drain()
+            self.report = report
+            if self._state.holds(report):
+                state = self._state
+                state.report = report
+                state.kind, state.lang = report.kind, report.lang
+                state.metric_name = report.metric_name
+                state.spec = as_spec(report.reward_spec) or state.spec
+            else:
+                self._state = LiveState.from_report(report, self.reward_spec)
+                self._rows.clear()
+            self._finished = True
+            self._started = self._total = 0  # the next events belong to a new run
+            self._set_filter_options()
+            self._redraw = True
+            self._throttle.now()
+        self._update_display()
+
+    def replace(self, report: CheckReport) -> None:
+        """Show another report in place (the edit loop's re-check)."""
+        with self._lock:
+            self._throttle.cancel()
+            self._inbox.clear()
+            self._started = self._total = 0
+            self._finished = False
+            self.report = None
+            self._state = LiveState()
+            self._rows.clear()
+            self.filter.value = ALL
+        self.finish(report)
+
+    def flush(self) -> int:
+        """Send pending changes now; the number of comm messages sent."""
+        return self._throttle.now()
+
+    # --- display ----------------------------------------------------------------
+
+    def show(self) -> None:
+        """Display the view (once) in the current output."""
+        from IPython.display import display
+
+        display(self._bundle(), raw=True, display_id=self._display_id)
+        self._shown = True
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        return self._bundle()
+
+    def _update_display(self) -> None:
+        if self._shown:
+            from IPython.display import update_display
+
+            update_display(self._bundle(), raw=True, display_id=self._display_id)
+
+    def _bundle(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            WIDGET_MIME: {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        }
+        report = self.report
+        if report is None:
+            title = t(
+                "view.running_check" if self.kind == "check" else "view.running_eval", self.lang
+            )
+            data["text/html"] = f'<div class="skynet-report"><i>{esc(title)}</i></div>'
+            data["text/plain"] = title
+        else:
+            data["text/html"] = self.static_html()
+            data["text/plain"] = str(report)
+        return data
+
+    def static_html(self) -> str:
+        """The report's HTML plus the reward bars, for places without widgets."""
+        report = self.report
+        if report is None:
+            return ""
+        html = report._repr_html_()
+        state = self._state
+        if state.has_reward and state.spec is not None:
+            weights = tuple(state.spec.weights[part] for part in PARTS)
+            html += _html.STYLE + reward_html(state, weights, static=True)  # type: ignore[arg-type]
+        return html
+
+    def close(self) -> None:
+        """Stop pending updates and close the widgets."""
+        self._throttle.cancel()
+        for widget in (self.widget, self.head, self.progress, self.filter, self.cases, self.errors):
+            widget.close()
+        self.reward.close()
+
+    # --- drawing ----------------------------------------------------------------
+
+    def _fresh_state(self) -> LiveState:
+        return LiveState(
+            kind=self.kind, lang=self.lang, metric_name=self.metric_name, spec=self.reward_spec
+        )
+
+    def _restart(self) -> None:
+        """A new run after a finished one: start from an empty state."""
+        self._finished = False
+        self.report = None
+        self._state = self._fresh_state()
+        self._rows.clear()
+        self.filter.value = ALL
+        self.filter.layout.display = "none"
+
+    def _guard(self, action: Callable[[], object]) -> None:
+        """Run a widget callback; show its error in the view instead of losing it."""
+        try:
+            with self._lock:
+                action()
+        except Exception:
+            self.errors.append_stderr(traceback.format_exc())
+
+    def _flush(self) -> int:
+        if not self._inbox and not self._redraw:
+            return 0  # nothing new since the last update
+        self._redraw = False
+        self._drain()
+        state = self._state
+        sent = set_value(self.head, self._head_html())
+        sent += self._draw_progress()
+        sent += set_value(self.cases, self._cases_html())
+        sent += self.reward.attach(state)
+        sent += self.reward.render()
+        return sent
+
+    def _redraw_cases(self) -> None:
+        set_value(self.cases, self._cases_html())
+
+    def _head_html(self) -> str:
+        state = self._state
+        lang = state.lang
+        report = self.report
+        if report is None:
+            key = "view.running_check" if state.kind == "check" else "view.running_eval"
+            title, status = t(key, lang), PENDING
+            subtitle = t("report.metric", lang, name=state.metric_name)
+        else:
+            title = headline(report)
+            status = PASSED if report.passed else FAILED
+            subtitle = state.summary()
+            if report.interrupted:
+                subtitle += " · " + t(
+                    "report.interrupted", lang, done=len(report.cases), total=report.total_cases
+                )
+        return _html.head_html(title, status, subtitle, state.steps(), lang)
+
+    def _draw_progress(self) -> int:
+        state = self._state
+        total = max(state.total, state.done)
+        report = self.report
+        if report is None:
+            style = "danger" if state.failures else "info"
+        else:
+            style = "success" if report.passed else "danger"
+        description = (
+            t("view.progress", state.lang, done=state.done, total=total)
+            if total or report is None
+            else ""
+        )
+        want = {
+            "value": state.done,
+            "max": max(1, total),
+            "description": description,
+            "bar_style": style,
+        }
+        # Once finished, the summary line says how many cases ran; the bar stays
+        # only when the run was cut short.
+        finished_whole = report is not None and not report.interrupted
+        want_display = "none" if finished_whole or (report is not None and not total) else None
+        progress = self.progress
+        changed = {k: v for k, v in want.items() if getattr(progress, k) != v}
+        sent = 0
+        if changed:
+            with progress.hold_sync():
+                if "max" in changed and changed["max"] < progress.value:
+                    progress.value = 0
+                for key, value in changed.items():
+                    setattr(progress, key, value)
+            sent += 1
+        if progress.layout.display != want_display:
+            progress.layout.display = want_display
+            sent += 1
+        return sent
+
+    def _cases_html(self) -> str:
+        state = self._state
+        lang = state.lang
+        which = self.filter.value if self._finished else ALL
+        limit = CHECK_ROWS if state.kind == "check" else EVAL_ROWS
+        cases, matching = state.select(which, limit)
+        summary = ""
+        if self.report is None and state.done:
+            summary = _running_summary(state)
+        if state.kind != "check" and cases:
+            worst = t("report.worst", lang)
+            summary = f"{summary} — {worst}" if summary else worst
+        note = ""
+        if matching > len(cases):
+            note = t("view.showing", lang, shown=len(cases), total=matching)
+        elif self._finished and not cases and state.done:
+            note = t("view.no_cases", lang)
+        return _html.cases_html(cases, lang, summary=summary, note=note, row=self._row)
+
+    def _row(self, case: CaseResult, lang: str) -> str:
+        # A finished case never changes: its row is drawn once per view state.
+        cached = self._rows.get(case.index)
+        if cached is None or cached[0] is not case or cached[1] != lang:
+            row = _html.case_row_html(case, lang, open_traceback=self._state.kind == "check")
+            cached = self._rows[case.index] = (case, lang, row)
+        return cached[2]
+
+    def _set_filter_options(self) -> None:
+        state = self._state
+        if state.kind == "check" or not state.failures:
+            self.filter.layout.display = "none"
+            return
+        options = filter_options(state)
+        keep = self.filter.value if self.filter.value in {v for _, v in options} else ALL
+        with self.filter.hold_sync():
+            self.filter.options = options
+            self.filter.value = keep
+        self.filter.layout.display = None
+
+
+def _running_summary(state: LiveState) -> str:
+    lang = state.lang
+    parts = [t("view.progress", lang, done=state.done, total=max(state.total, state.done))]
+    mean = state.score.mean
+    if mean is not None:
+        parts.append(f"{t('report.mean', lang)} {mean:.3f}")
+    for name, value in state.mean_named().items():
+        parts.append(f"{name} {value:.3f}")
+    failed = state.failed_count
+    if failed:
+        parts.append(t("view.failed_count", lang, count=failed))
+    return " · ".join(parts)
