@@ -7,6 +7,7 @@ dicts: nothing done to a case reaches the caller's data.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -81,7 +82,7 @@ def read_rows(data: Any, split: str | None = None) -> list[dict[str, Any]]:
     elif isinstance(data, Sequence) and not isinstance(data, str | bytes):
         rows = []
         for number, row in enumerate(data):
-            if not isinstance(row, Mapping):
+            if type(row) is not dict and not isinstance(row, Mapping):
                 raise DataError(
                     f"Row {number} of the data is a {type(row).__name__}, not a dict: "
                     "give a list of dicts (one per case) or a DataFrame."
@@ -189,7 +190,7 @@ def load_cases(
     rows = read_rows(data, split)
     if not rows:
         raise DataError("The data has no rows: a check needs at least one case.")
-    columns = list(dict.fromkeys(key for row in rows for key in row))
+    columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))  # C-speed, in order
     output_names = _split_names(outputs) or []
     input_names = _split_names(inputs)
     asked = [*output_names, *(input_names or [])]
