@@ -126,6 +126,7 @@ def timed(function, rows) -> tuple[float, float]:
 def breakdown(rows: list[dict], rounds: int) -> None:
     """Where evaluate's time goes (fastest round of each phase)."""
     from skynet_jupyter import engine
+    from skynet_jupyter._workers import supervise
     from skynet_jupyter.advice import advise
     from skynet_jupyter.dataset import load_cases
 
@@ -141,8 +142,8 @@ def breakdown(rows: list[dict], rounds: int) -> None:
             runner.run_one(case)
         phases.setdefault("run_one x N (no thread)", []).append(time.perf_counter() - started)
         started = time.perf_counter()
-        engine._supervise(runner, cases, concurrency=1, on_result=None)
-        phases.setdefault("_supervise (watched worker)", []).append(time.perf_counter() - started)
+        supervise(runner, cases, concurrency=1, on_result=None)
+        phases.setdefault("supervise (watched worker)", []).append(time.perf_counter() - started)
         report = sj.evaluate(
             score, rows, outputs="label", output_column="prediction", concurrency=1
         )
@@ -181,11 +182,13 @@ def main(argv: list[str] | None = None) -> int:
             means[name] = mean
     assert len({round(m, 9) for m in means.values()}) == 1, f"the contenders disagree: {means}"
 
-    best = {name: min(values) for name, values in times.items()}
+    best = {name: min(values) for name, values in times.items() if values}
     per_case = {name: value / args.cases * 1e6 for name, value in best.items()}
     print(f"overhead: {args.cases} cases, mean score {means['evaluate']:.4f}, "
           f"fastest of {args.rounds} rounds ({args.dspy_rounds} for dspy)")  # fmt: skip
     for name, values in times.items():
+        if not values:
+            continue
         print(
             f"  {name:<30} min {best[name] * 1000:9.1f} ms  "
             f"median {statistics.median(values) * 1000:9.1f} ms  {per_case[name]:7.2f} us/case"
@@ -193,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     ratio = best["evaluate"] / best["bare loop"]
     print(f"overhead: evaluate / bare loop = {ratio:.2f}x (target <= 2.0x: "
           f"{'met' if ratio <= 2.0 else 'missed'})")  # fmt: skip
-    if extra is not None:
+    if extra is not None and "dspy.Evaluate (same metric)" in best:
         same = best["dspy.Evaluate (same metric)"] / best["evaluate"]
         native = best["dspy.Evaluate (native metric)"] / best["evaluate"]
         print(f"overhead: dspy.Evaluate / evaluate = {same:.1f}x with the same metric, "

@@ -39,8 +39,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from ._runner import _copy
 from .contract import ContractError, validate_return
-from .engine import _copy
 from .i18n import resolve_lang, t
 from .metric import Metric, load_metric
 from .runtime import (

@@ -157,12 +157,12 @@ class _ShownEvalReport(_ShownLive, EvalReport):
 
 def _plain(report: CheckReport) -> CheckReport:
     kind = EvalReport if isinstance(report, EvalReport) else CheckReport
-    return kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(kind)})
+    return kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(kind) if f.init})
 
 
 def _shown_live(report: CheckReport, cell: _CellMark) -> CheckReport:
     kind = _ShownEvalReport if isinstance(report, EvalReport) else _ShownCheckReport
-    shown = kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(report)})
+    shown = kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(report) if f.init})
     shown._cell = cell
     return shown
 

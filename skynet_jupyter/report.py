@@ -91,6 +91,14 @@ class CheckReport:
     total_cases: int = 0
     elapsed_s: float = 0.0
     kind: str = "check"
+    # Means and rankings, kept while the cases stay the same (views ask for them often).
+    _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def _remember(self, key: str, compute: Any) -> Any:
+        stamp = (key, len(self.cases))
+        if stamp not in self._memo:
+            self._memo[stamp] = compute()
+        return self._memo[stamp]
 
     @property
     def passed(self) -> bool:
@@ -116,17 +124,26 @@ class CheckReport:
 
     @property
     def mean_score(self) -> float | None:
-        scored = self.scored
-        return sum(c.score for c in scored) / len(scored) if scored else None  # type: ignore[misc]
+        """The mean score over the cases that have one (None when none has)."""
+
+        def compute() -> float | None:
+            scores = [c.score for c in self.cases if c.score is not None]
+            return sum(scores) / len(scores) if scores else None
+
+        return self._remember("mean_score", compute)
 
     @property
     def mean_scores(self) -> dict[str, float]:
         """The mean of each named score over the cases that report it."""
-        sums: dict[str, list[float]] = {}
-        for case in self.cases:
-            for name, value in case.scores.items():
-                sums.setdefault(name, []).append(float(value))
-        return {name: sum(values) / len(values) for name, values in sums.items()}
+
+        def compute() -> dict[str, float]:
+            sums: dict[str, list[float]] = {}
+            for case in self.cases:
+                for name, value in case.scores.items():
+                    sums.setdefault(name, []).append(float(value))
+            return {name: sum(values) / len(values) for name, values in sums.items()}
+
+        return dict(self._remember("mean_scores", compute))
 
     def worst(self, count: int | None = None) -> list[CaseResult]:
         """Failed cases first, then by rising score."""
@@ -134,9 +151,12 @@ class CheckReport:
         def key(c: CaseResult) -> tuple[bool, float, int]:
             return (c.passed, -math.inf if c.score is None else c.score, c.index)
 
-        if count is not None:  # the same as sorted(...)[:count], without sorting them all
-            return heapq.nsmallest(count, self.cases, key=key)
-        return sorted(self.cases, key=key)
+        def compute() -> list[CaseResult]:
+            if count is not None:  # the same as sorted(...)[:count], without sorting them all
+                return heapq.nsmallest(count, self.cases, key=key)
+            return sorted(self.cases, key=key)
+
+        return list(self._remember(f"worst {count}", compute))
 
     def to_frame(self) -> Any:
         """One row per case (pandas DataFrame); named scores as ``scores.NAME`` columns."""

@@ -1,7 +1,7 @@
 """Running cases on any ``concurrent.futures.Executor``: threads, processes, Dask.
 
 Cases travel in chunks.  Each chunk runs under the same watched workers as a
-local run (``engine._supervise``), on whichever machine the executor picks, so
+local run (``_workers.supervise``), on whichever machine the executor picks, so
 time limits, errors and measurements behave the same everywhere; only
 infrastructure failures (a lost worker, a package missing on the cluster)
 surface here, as :class:`ExecutorError`.
@@ -134,10 +134,10 @@ class ChunkPlanner:
 
 
 def _run_chunk(runner: Any, cases: Sequence[Case]) -> tuple[list[CaseResult], float]:
-    from .engine import _supervise
+    from ._workers import supervise
 
     started = time.perf_counter()
-    results, _ = _supervise(runner, cases, concurrency=1, on_result=None)
+    results, _ = supervise(runner, cases, concurrency=1, on_result=None)
     return results, time.perf_counter() - started
 
 
