@@ -9,10 +9,7 @@ run again).  Settings are traitlets, changed with ``%config SkynetMagics.x``.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import os
 import sys
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,15 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from traitlets import Any as AnyTrait
 from traitlets import Bool, Enum, Float, Int, TraitError, observe, validate
 
+from ._magic_support import (
+    CellMark,
+    LastCheck,
+    ReplayCache,
+    lazy_show,
+    no_new_run,
+    save_source,
+    shown_live,
+)
 from .contract import ContractError
 from .dataset import DataError
 from .engine import RunCache, check, evaluate
@@ -115,107 +121,6 @@ _CASE_OPTIONS = _options(
 )
 
 
-# --- display: the live view is the display ------------------------------------------
-
-
-class _CellMark:
-    """Open while the cell that produced a report runs."""
-
-    __slots__ = ("open",)
-
-    def __init__(self) -> None:
-        self.open = True
-
-
-class _ShownLive:
-    """A report the live view already shows: the cell's Out does not show it twice.
-
-    After that cell it displays as any report (``r`` in a later cell shows it).
-    """
-
-    _cell: _CellMark
-
-    def _ipython_display_(self) -> None:
-        cell = getattr(self, "_cell", None)  # absent on a dataclasses.replace() copy
-        if cell is not None and cell.open:
-            return
-        from IPython.display import display
-
-        display(_plain(self))  # type: ignore[arg-type]
-
-    def __repr__(self) -> str:
-        return repr(_plain(self))  # type: ignore[arg-type]
-
-
-class _ShownCheckReport(_ShownLive, CheckReport):
-    pass
-
-
-class _ShownEvalReport(_ShownLive, EvalReport):
-    pass
-
-
-def _plain(report: CheckReport) -> CheckReport:
-    kind = EvalReport if isinstance(report, EvalReport) else CheckReport
-    return kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(kind) if f.init})
-
-
-def _shown_live(report: CheckReport, cell: _CellMark) -> CheckReport:
-    kind = _ShownEvalReport if isinstance(report, EvalReport) else _ShownCheckReport
-    shown = kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(report) if f.init})
-    shown._cell = cell
-    return shown
-
-
-def _lazy_show(view: Any) -> Callable[[Any], None]:
-    """Feed engine events to ``view``, showing it at the first one.
-
-    Shown late so that a data error (raised before any event) leaves no empty view.
-    """
-    shown = False
-
-    def on_event(event: Any) -> None:
-        nonlocal shown
-        if not shown:
-            view.show()
-            shown = True
-        view.on_event(event)
-
-    return on_event
-
-
-# --- the edit loop --------------------------------------------------------------
-
-
-@dataclasses.dataclass(slots=True)
-class _LastCheck:
-    data: Any
-    options: dict[str, Any]
-    view: Any  # the LiveView to update in place, or None when the check was silenced
-
-
-class NotRunAgain(Exception):
-    pass
-
-
-class _ReplayCache(RunCache):
-    """The kernel's run cache, looked up as for the original run function."""
-
-    def __init__(self, cache: RunCache, run: Any) -> None:
-        super().__init__(cache.store)
-        self._original = run
-
-    def key(self, run: Any, artifact: Any, case_input: Any) -> Any:  # type: ignore[override]
-        return RunCache.key(self._original, artifact, case_input)
-
-
-def _no_new_run(message: str) -> Callable[[Any, Any], Any]:
-    def run(artifact: Any, input: Any) -> Any:
-        raise NotRunAgain(message)
-
-    return run
-
-
 # --- the magics -----------------------------------------------------------------
 
 
@@ -286,9 +191,9 @@ class SkynetMagics(Magics):
         super().__init__(shell=shell, **kwargs)
         self.metrics: dict[str, Metric] = {}
         self.run_cache = RunCache()
-        self.last_checks: dict[str, _LastCheck] = {}
+        self.last_checks: dict[str, LastCheck] = {}
         self.installed_skynet = False
-        self._cell: _CellMark | None = None
+        self._cell: CellMark | None = None
         self._on_post_run_cell = self._end_of_cell
 
     # --- %%skynet_metric / %skynet_metric ---------------------------------------
@@ -343,7 +248,8 @@ class SkynetMagics(Magics):
         metric = self._load_source(source, name or DEFAULT_NAME, lang)
         notes = []
         if args.save:
-            saved, note = _save(Path(_unquote(args.save)).expanduser(), source, args.force, lang)
+            path = Path(_unquote(args.save)).expanduser()
+            saved, note = save_source(path, source, args.force, lang)
             notes.append(note)
             if saved is not None:
                 metric.path = str(saved)
@@ -395,8 +301,8 @@ class SkynetMagics(Magics):
         options = dict(last.options)
         cache: RunCache = self.run_cache
         if options["run"] is not None:
-            cache = _ReplayCache(self.run_cache, options["run"])
-            options["run"] = _no_new_run(t("magic.run_not_repeated", lang))
+            cache = ReplayCache(self.run_cache, options["run"])
+            options["run"] = no_new_run(t("magic.run_not_repeated", lang))
         try:
             report = check(metric, last.data, run_cache=cache, models=self._models(), **options)
         except (DataError, ValueError, OSError) as problem:
@@ -486,7 +392,7 @@ class SkynetMagics(Magics):
             view = LiveView(
                 kind=kind, lang=language, metric_name=metric.name, reward_spec=metric.reward_spec
             )
-            listener = _lazy_show(view)
+            listener = lazy_show(view)
         cache = RunCache() if args.fresh else self.run_cache
         run_engine = check if kind == "check" else evaluate
         try:
@@ -504,14 +410,14 @@ class SkynetMagics(Magics):
         if cache is not self.run_cache:
             self.run_cache.store.update(cache.store)
         if kind == "check":  # what the edit loop re-runs when this metric is registered again
-            self.last_checks[metric.name] = _LastCheck(data, options, view)
+            self.last_checks[metric.name] = LastCheck(data, options, view)
         if report.interrupted:
             raise CheckFailed(_outcome(report), report)
         if not report.passed and self.raise_on_failure and not args.no_raise:
             raise CheckFailed(_outcome(report), report)
         if self._cell is None:
-            self._cell = _CellMark()
-        return _shown_live(report, self._cell)
+            self._cell = CellMark()
+        return shown_live(report, self._cell)
 
     def _case_options(self, kind: str, args: Any, lang: str) -> dict[str, Any]:
         """The engine's keyword arguments from the parsed options (names resolved)."""
@@ -689,37 +595,6 @@ def _outcome(report: CheckReport) -> str:
     first = failed[0]
     line = " ".join(f"{headline(report)} — {first.title}: {first.message}".split())
     return line if line.endswith((".", "!", "?", ")")) else line + "."
-
-
-def _save(path: Path, source: str, force: bool, lang: str) -> tuple[Path | None, str]:
-    """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note)."""
-    shown = str(path)
-    try:
-        if path.is_file():
-            if path.read_text(encoding="utf-8") == source:
-                return path.resolve(), t("magic.save_unchanged", lang, path=shown)
-            if not force:
-                return None, t("magic.save_refused", lang, path=shown)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        _write_atomically(path, source)
-    except OSError as problem:
-        raise UsageError(t("magic.save_failed", lang, path=shown, error=problem)) from None
-    return path.resolve(), t("magic.saved", lang, path=shown)
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666  # 0o666: the umask applies
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 # --- the extension ---------------------------------------------------------------------

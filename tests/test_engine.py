@@ -96,7 +96,7 @@ def test_a_hung_metric_fails_its_case_near_the_limit_and_the_check_goes_on(ticke
     started = time.perf_counter()
     report = sj.check(hangs_on_second, tickets, outputs="label", run=always_billing, timeout=1)
     elapsed = time.perf_counter() - started
-    assert 1.0 <= elapsed < 2.5
+    assert 1.0 <= elapsed < 4  # about the limit, far from the 30 s the metric sleeps
     assert [c.failed_step for c in report.cases] == [None, "metric_time_limit", None]
     assert "1 s metric time limit" in report.cases[1].error
     step = report.step("metric_time_limit")
