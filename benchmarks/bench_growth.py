@@ -21,23 +21,10 @@ import sys
 import time
 import tracemalloc
 
+from workload import exact_match as score
+from workload import make_rows
+
 import skynet_jupyter as sj
-
-LABELS = ("billing", "technical", "other")
-
-
-def score(input, output, expected=None):
-    want = expected["label"]
-    if output == want:
-        return 1.0, {"feedback": "Correct."}
-    return 0.0, {"feedback": f"Expected {want!r}, got {output!r}."}
-
-
-def make_rows(count: int) -> list[dict]:
-    return [
-        {"text": f"ticket {i}", "label": LABELS[i % 3], "prediction": LABELS[(2 * i) % 3]}
-        for i in range(count)
-    ]
 
 
 def run(rows: list[dict], concurrency: int) -> sj.EvalReport:

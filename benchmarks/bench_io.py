@@ -19,11 +19,12 @@ cases make the floor 13 x 20 ms = 260 ms = 1.04x the ideal.
 from __future__ import annotations
 
 import argparse
-import logging
 import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from workload import dspy_twin, make_rows
 
 import skynet_jupyter as sj
 
@@ -34,14 +35,6 @@ def score(input, output, expected=None):
     time.sleep(SLEEP_SECONDS)  # stands for a judge model's round trip
     ok = output == expected["label"]
     return (1.0 if ok else 0.0), {"feedback": "Correct." if ok else f"Expected {expected}."}
-
-
-def make_rows(count: int) -> list[dict]:
-    labels = ("billing", "technical", "other")
-    return [
-        {"text": f"ticket {i}", "label": labels[i % 3], "prediction": labels[(2 * i) % 3]}
-        for i in range(count)
-    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,23 +78,11 @@ def main(argv: list[str] | None = None) -> int:
             return sum(pool.map(one, rows)) / len(rows)
 
     contenders = {"bare thread pool": bare_threads, "evaluate": ours()}
-    try:
+    twin = dspy_twin(rows)
+    if twin is not None:
         import dspy
-    except ImportError:
-        dspy = None
-    if dspy is not None:
-        logging.getLogger("dspy").setLevel(logging.WARNING)
 
-        class Precomputed(dspy.Module):
-            def __init__(self, outputs: dict[str, str]) -> None:
-                super().__init__()
-                self.outputs = outputs
-
-            def forward(self, text: str):
-                return dspy.Prediction(label=self.outputs[text])
-
-        devset = [dspy.Example(text=r["text"], label=r["label"]).with_inputs("text") for r in rows]
-        program = Precomputed({row["text"]: row["prediction"] for row in rows})
+        program, devset = twin
         evaluator = dspy.Evaluate(
             devset=devset,
             metric=sj.to_dspy_metric(score),

@@ -23,30 +23,15 @@ Targets: evaluate <= 2x the bare loop; dspy.Evaluate >= 5x evaluate's time.
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import statistics
 import sys
 import time
 
+from workload import dspy_twin, make_rows
+from workload import exact_match as score
+
 import skynet_jupyter as sj
-
-LABELS = ("billing", "technical", "other")
-
-
-def score(input, output, expected=None):
-    want = expected["label"]
-    if output == want:
-        return 1.0, {"feedback": "Correct."}
-    return 0.0, {"feedback": f"Expected {want!r}, got {output!r}."}
-
-
-def make_rows(count: int) -> list[dict]:
-    # One case in three is right.
-    return [
-        {"text": f"ticket {i}", "label": LABELS[i % 3], "prediction": LABELS[(2 * i) % 3]}
-        for i in range(count)
-    ]
 
 
 def check_pair(value) -> float:
@@ -84,22 +69,12 @@ def ours(rows: list[dict]) -> float:
 
 def dspy_contenders(rows: list[dict]):
     """(same-metric runner, native-metric runner), or None without dspy."""
-    try:
-        import dspy
-    except ImportError:
+    twin = dspy_twin(rows)
+    if twin is None:
         return None
-    logging.getLogger("dspy").setLevel(logging.WARNING)  # no "Average Metric" line per run
+    import dspy
 
-    class Precomputed(dspy.Module):
-        def __init__(self, outputs: dict[str, str]) -> None:
-            super().__init__()
-            self.outputs = outputs
-
-        def forward(self, text: str):
-            return dspy.Prediction(label=self.outputs[text])
-
-    devset = [dspy.Example(text=r["text"], label=r["label"]).with_inputs("text") for r in rows]
-    program = Precomputed({row["text"]: row["prediction"] for row in rows})
+    program, devset = twin
     adapted = sj.to_dspy_metric(score)
 
     def native(example, pred, trace=None):
