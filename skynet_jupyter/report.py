@@ -62,6 +62,11 @@ class CaseResult:
         return self.failed_step is None
 
 
+def worst_key(case: CaseResult) -> tuple[bool, float, int]:
+    """The order of the worst cases first: failed, then by rising score, then by index."""
+    return (case.failed_step is None, -math.inf if case.score is None else case.score, case.index)
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of the contract check.  ``status``: passed, failed, skipped or advice."""
@@ -148,13 +153,10 @@ class CheckReport:
     def worst(self, count: int | None = None) -> list[CaseResult]:
         """Failed cases first, then by rising score."""
 
-        def key(c: CaseResult) -> tuple[bool, float, int]:
-            return (c.passed, -math.inf if c.score is None else c.score, c.index)
-
         def compute() -> list[CaseResult]:
             if count is not None:  # the same as sorted(...)[:count], without sorting them all
-                return heapq.nsmallest(count, self.cases, key=key)
-            return sorted(self.cases, key=key)
+                return heapq.nsmallest(count, self.cases, key=worst_key)
+            return sorted(self.cases, key=worst_key)
 
         return list(self._remember(f"worst {count}", compute))
 
@@ -299,4 +301,5 @@ __all__ = [
     "EvalReport",
     "Step",
     "build_steps",
+    "worst_key",
 ]

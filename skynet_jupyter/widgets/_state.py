@@ -25,7 +25,7 @@ from ..contract import (
     STEP_IDS,
 )
 from ..i18n import t
-from ..report import FAILED, PASSED, CaseResult, CheckReport, Step
+from ..report import FAILED, PASSED, CaseResult, CheckReport, Step, worst_key
 from ..reward import PARTS, RewardSpec
 
 PENDING = "pending"
@@ -55,11 +55,6 @@ def components(case: CaseResult) -> tuple[float, float, float] | None:
         return (scores["accuracy"], scores["speed"], scores["cost"])
     except KeyError:
         return None
-
-
-def worst_key(case: CaseResult) -> tuple[bool, float, int]:
-    """The order of ``CheckReport.worst``: failed first, then by rising score."""
-    return (case.failed_step is None, -math.inf if case.score is None else case.score, case.index)
 
 
 @dataclass(slots=True)
