@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _import_hook
 from ._models import ModelCallError, ModelReply, StandInModel
 from .contract import ContractError, validate_return
 from .dataset import Case, DataError, load_cases, load_example
@@ -24,19 +25,35 @@ from .engine import (
     evaluate,
     run_case,
 )
+from .gepa_adapter import to_gepa_adapter
 from .metric import Metric, load_metric
+from .optimize import OptimizeReport, optimize
+from .quality import (
+    AgreementReport,
+    CompareReport,
+    ProbeReport,
+    StabilityReport,
+    agreement,
+    compare,
+    probe,
+    stability,
+)
 from .report import CaseResult, CheckReport, EvalReport, Step
 from .reward import RewardSpec
 from .runtime import ModelSettings, Observation, configure
 
 __version__ = "0.1.0"
 
+_import_hook.install_finder()  # `import skynet` works in tests and scripts too
+
 __all__ = [
+    "AgreementReport",
     "Case",
     "CaseFinished",
     "CaseResult",
     "CaseStarted",
     "CheckReport",
+    "CompareReport",
     "ContractError",
     "DataError",
     "EvalReport",
@@ -47,11 +64,16 @@ __all__ = [
     "ModelReply",
     "ModelSettings",
     "Observation",
+    "OptimizeReport",
+    "ProbeReport",
     "RewardSpec",
     "RunCache",
+    "StabilityReport",
     "StandInModel",
     "Step",
+    "agreement",
     "check",
+    "compare",
     "configure",
     "evaluate",
     "from_dspy_program",
@@ -59,8 +81,12 @@ __all__ = [
     "load_example",
     "load_ipython_extension",
     "load_metric",
+    "optimize",
+    "probe",
     "run_case",
+    "stability",
     "to_dspy_metric",
+    "to_gepa_adapter",
     "unload_ipython_extension",
     "validate_return",
 ]

@@ -22,8 +22,10 @@ A model is one of:
 
 litellm (the optional extra ``[llm]``) is imported when a check or a call first
 needs it (never by ``import skynet_jupyter``), with its offline price map.  A
-call is retried for rate limits, server errors and lost connections, not for
-client errors or timeouts (``num_retries``, default 2, exponential backoff); a
+call is retried for server errors and lost connections, not for client errors
+or timeouts (``num_retries``, default 2, exponential backoff).  Rate limits
+(429) go through the endpoint's shared limiter (``_rate_limit``): paced, the
+provider's ``Retry-After`` honoured, retried up to 8 times.  A
 provider error ends as :class:`ModelCallError`, whose message is the
 provider's with secrets redacted (:func:`redact`).
 """
@@ -31,12 +33,14 @@ provider's with secrets redacted (:func:`redact`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import inspect
 import json
 import os
 import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -45,12 +49,15 @@ __all__ = [
     "ModelArguments",
     "ModelCallError",
     "ModelReply",
+    "Redactor",
     "StandInModel",
     "check_model",
     "complete",
     "describe_model",
+    "known_secrets",
     "protect_model",
     "redact",
+    "remember_secrets",
     "safe_repr",
     "warm_up",
 ]
@@ -61,12 +68,18 @@ REDACTED = "[redacted]"
 
 @dataclass(frozen=True, slots=True)
 class ModelReply:
-    """A model's answer and what it cost (``cost_usd=None``: price unknown)."""
+    """A model's answer and what it cost (``cost_usd=None``: price unknown).
+
+    ``retries``: the rate-limit (429) answers retried to get it.  ``stand_in``:
+    the answer came from an offline stand-in, not a real model (reports say so).
+    """
 
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = 0.0
+    retries: int = 0
+    stand_in: bool = False
 
 
 class ModelCallError(RuntimeError):
@@ -129,48 +142,141 @@ _SECRET_PATTERNS = (
 )
 _MIN_SECRET = 6  # shorter values are too likely to be ordinary words
 
+# user:password in a URL (http://user:PASS@host, redis://:PASS@host); only the password goes.
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)([^/\s@]+)(@)")
+# Keys whose mapping holds HTTP headers: every value may carry a credential.
+_HEADERS_KEY = re.compile(r"headers?$", re.IGNORECASE)
+# Header values that are never secrets (kept when a setting is shown, not hunted in text).
+_PLAIN_HEADERS = frozenset({"accept", "content-type", "user-agent", "accept-encoding"})
+# A cheap first look (plain substring tests on the lowered text, fast even on megabytes):
+# text without any of these cannot match a secret pattern.
+_MAYBE_SECRET = (
+    "bearer", "basic", "key", "token", "secret", "password", "authorization", "sig=",
+    "signature=", "sk-", "pk-", "rk-", "aiza", "ghp_", "gho_", "ghu_", "ghs_", "ghr_",
+    "xox", "hf_", "akia", "asia", "://",
+)  # fmt: skip
+
+# Every secret a configured model holds (api_key values, header values, URL passwords),
+# remembered when the model is configured (protect_model), so redact() finds them in
+# any text: an exception message, a traceback, a report.
+_known_secrets: set[str] = set()
+_known_lock = threading.Lock()
+
 
 def _environment_secrets() -> list[str]:
-    return [
-        value
-        for name, value in os.environ.items()
-        if _SECRET_NAME.search(name) and len(value) >= _MIN_SECRET
-    ]
+    """Values of secret-looking variables (``*_API_KEY``, ...), and URL passwords in any
+    variable (``OPENAI_API_BASE=http://user:PASS@host``)."""
+    found = []
+    for name, value in os.environ.items():
+        if _SECRET_NAME.search(name):
+            if len(value) >= _MIN_SECRET:
+                found.append(value)
+        elif "://" in value and "@" in value:
+            found.extend(p for p in _url_passwords(value) if len(p) >= _MIN_SECRET)
+    return found
 
 
-def _secrets_in(value: Any) -> Iterable[str]:
-    """Values stored under secret-looking keys of a model dict (headers included)."""
-    if isinstance(value, Mapping):
+def _with_token(value: str) -> Iterable[str]:
+    yield value
+    if " " in value.strip():  # "Bearer abc": the token alone too
+        yield value.strip().split(" ", 1)[1].strip()
+
+
+def _url_passwords(text: str) -> Iterable[str]:
+    for match in _URL_PASSWORD.finditer(text):
+        yield match.group(2)
+
+
+def _secrets_in(value: Any, headers: bool = False) -> Iterable[str]:
+    """The secrets of a model setting: values under secret-looking keys, header values
+    (``extra_headers``, ``headers``), passwords in URLs (``api_base``)."""
+    if isinstance(value, str):
+        yield from _url_passwords(value)
+    elif isinstance(value, Mapping):
         for key, item in value.items():
-            if isinstance(item, str) and _SECRET_NAME.search(str(key)):
-                yield item
-                if " " in item:  # "Bearer abc": the token alone too
-                    yield item.split(" ", 1)[1]
-            elif isinstance(item, Mapping):
-                yield from _secrets_in(item)
+            name = str(key)
+            if isinstance(item, str):
+                secret_name = _SECRET_NAME.search(name)
+                if secret_name or (headers and name.lower() not in _PLAIN_HEADERS):
+                    yield from _with_token(item)
+                yield from _url_passwords(item)
+            else:
+                yield from _secrets_in(item, headers or bool(_HEADERS_KEY.search(name)))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _secrets_in(item, headers)
+
+
+def remember_secrets(model: Any) -> None:
+    """Remember the secrets ``model`` holds: :func:`redact` removes them from any text."""
+    found = {s for s in _secrets_in(model) if len(s) >= _MIN_SECRET and s != REDACTED}
+    if found:
+        with _known_lock:
+            _known_secrets.update(found)
+
+
+def known_secrets(extra: Iterable[str] = ()) -> list[str]:
+    """Every secret to hide now, longest first: ``extra``, the configured models',
+    the values of secret-looking environment variables."""
+    with _known_lock:
+        known = set(_known_secrets)
+    known.update(s for s in extra if s and len(s) >= _MIN_SECRET)
+    known.update(_environment_secrets())
+    return sorted(known, key=len, reverse=True)
+
+
+class Redactor:
+    """:func:`redact` with its list of secrets gathered once (for many texts in a row)."""
+
+    __slots__ = ("secrets",)
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self.secrets = known_secrets(secrets)
+
+    def __call__(self, text: str) -> str:
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        lowered = text.lower()
+        if not any(word in lowered for word in _MAYBE_SECRET):
+            return text
+        text = _URL_PASSWORD.sub(r"\1" + REDACTED + r"\3", text)
+        for pattern, replacement in _SECRET_PATTERNS:
+            text = pattern.sub(replacement, text)
+        return text
 
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with API keys, tokens and authorization headers replaced by ``[redacted]``.
+    """``text`` with API keys, tokens, passwords and authorization headers replaced by
+    ``[redacted]``.
 
-    Removes the given ``secrets``, the values of environment variables whose
-    names look secret (``*_API_KEY``, ``*_TOKEN``, ...), and anything shaped
-    like a key or an authorization header.
+    Removes the given ``secrets``, every secret of a configured model (api_key
+    values, header values, URL passwords), the values of environment variables
+    whose names look secret (``*_API_KEY``, ``*_TOKEN``, ...), passwords in URLs,
+    and anything shaped like a key or an authorization header.
     """
-    known = {s for s in (*secrets, *_environment_secrets()) if s and len(s) >= _MIN_SECRET}
-    for secret in sorted(known, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    for pattern, replacement in _SECRET_PATTERNS:
-        text = pattern.sub(replacement, text)
-    return text
+    return Redactor(secrets)(text)
 
 
-def _masked(value: Any) -> Any:
+def _masked(value: Any, headers: bool = False) -> Any:
     if isinstance(value, Mapping):
-        return {
-            key: REDACTED if _SECRET_NAME.search(str(key)) and item else _masked(item)
-            for key, item in value.items()
-        }
+        shown = {}
+        for key, item in value.items():
+            name = str(key)
+            hidden = _SECRET_NAME.search(name) or (
+                headers and isinstance(item, str) and name.lower() not in _PLAIN_HEADERS
+            )
+            if hidden and item:
+                shown[key] = REDACTED
+            else:
+                shown[key] = _masked(item, headers or bool(_HEADERS_KEY.search(name)))
+        return shown
+    if isinstance(value, str):
+        return _URL_PASSWORD.sub(r"\1" + REDACTED + r"\3", value)
+    if type(value) is list:
+        return [_masked(item, headers) for item in value]
+    if type(value) is tuple:
+        return tuple(_masked(item, headers) for item in value)
     return value
 
 
@@ -186,16 +292,27 @@ class ModelArguments(dict):
 
     __slots__ = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        remember_secrets(self)
+
     def __repr__(self) -> str:
         return safe_repr(dict(self))
 
     __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt through __init__ in another process (a Dask worker): its redact()
+        # then knows these secrets too.
+        return (ModelArguments, (dict(self),))
 
 
 def protect_model(model: Any) -> Any:
     """``model``, with a dict model copied into a :class:`ModelArguments` (safe to show)."""
     if isinstance(model, Mapping) and not isinstance(model, ModelArguments):
         return ModelArguments(model)
+    if isinstance(model, str):
+        remember_secrets(model)  # a model string may be a URL with a password
     return model
 
 
@@ -415,13 +532,14 @@ def warm_up(*models: Any) -> None:
 
 
 def retry_policy(retries: int) -> dict[str, int]:
-    """litellm retry counts: ``retries`` for rate limits, server errors and lost connections.
+    """litellm retry counts: ``retries`` for server errors and lost connections.
 
     Client errors (400, 401, 404) are not retried, nor are timeouts: the provider
-    may have done, and billed, the work.
+    may have done, and billed, the work.  Nor are rate limits (429) by litellm:
+    the endpoint's shared limiter retries them (``_rate_limit.send``), paced.
     """
     return {
-        "RateLimitErrorRetries": retries,
+        "RateLimitErrorRetries": 0,
         "InternalServerErrorRetries": retries,
         "ServiceUnavailableErrorRetries": retries,
         "TimeoutErrorRetries": 0,
@@ -447,7 +565,8 @@ def litellm_arguments(
     retries = call.pop("num_retries", DEFAULT_RETRIES)
     if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
         raise TypeError(f"num_retries must be a whole number of 0 or more, got {retries!r}.")
-    # One retry layer, litellm's, with this policy: num_retries would also turn on the
+    # One retry layer per error, litellm's with this policy (429s: the endpoint's limiter,
+    # which gets them with RateLimitErrorRetries 0): num_retries would also turn on the
     # HTTP client's own retries (doubling the attempts, and retrying timeouts).
     call.setdefault("retry_policy", retry_policy(retries))
     call.setdefault("max_retries", 0)
@@ -460,14 +579,23 @@ def _complete_litellm(
 ) -> ModelReply:
     litellm = _litellm()
     call = litellm_arguments(model, instructions, input, options)
+    from . import _rate_limit  # one limiter per endpoint, shared by every thread
+
     try:
-        response = litellm.completion(**call)
-    except Exception as exc:
-        raise _call_error(exc, model, call) from None
-    return _reply_from_response(response, call["model"])
+        sent = _rate_limit.send(call, lambda: litellm.completion(**call))
+    except _rate_limit.CallFailed as failed:
+        raise _call_error(failed.error, model, call, failed.retries, failed.note) from None
+    reply = _reply_from_response(sent.response, call["model"])
+    return dataclasses.replace(reply, retries=sent.retries) if sent.retries else reply
 
 
-def _call_error(exc: Exception, model: Any, call: Mapping[str, Any]) -> ModelCallError:
+def _call_error(
+    exc: BaseException,
+    model: Any,
+    call: Mapping[str, Any],
+    rate_limit_retries: int = 0,
+    note: str = "",
+) -> ModelCallError:
     secrets = list(_secrets_in(call))
     kind = type(exc).__name__
     message = getattr(exc, "message", None) or str(exc) or kind
@@ -479,12 +607,14 @@ def _call_error(exc: Exception, model: Any, call: Mapping[str, Any]) -> ModelCal
     retries = 0
     if retried and isinstance(policy, Mapping):
         retries = policy.get(f"{kind}Retries", policy.get("DefaultRetries")) or 0
+    if note:
+        message = f"{message} {note}"
     return ModelCallError(
         describe_model(model),
         kind,
         redact(message, secrets),
         status if isinstance(status, int) else None,
-        retries,
+        retries + rate_limit_retries,
     )
 
 
@@ -494,11 +624,13 @@ def _call_error(exc: Exception, model: Any, call: Mapping[str, Any]) -> ModelCal
 class StandInModel:
     """An offline **stand-in** for a real model, for tutorials and tests.
 
-    It answers without network access, and says so: every reply starts with
-    ``tag`` (``"[stand-in] "``; pass ``tag=""`` where the exact text matters,
-    e.g. a classifier's label).  ``answer`` is a fixed text, or a function
-    ``(instructions, input) -> str``; without one, the reply describes the
-    request.  Tokens are counted as words; the cost is 0 unless you give
+    It answers without network access, exactly what it is told to answer
+    (``sj.StandInModel("PASS")`` replies ``"PASS"``), so a metric that reads
+    the verdict works as it will with a real model; reports and views count
+    and mark the calls a stand-in answered instead.  ``answer`` is a fixed
+    text, or a function ``(instructions, input) -> str``; without one, the
+    reply describes the request.  ``tag`` is put before every reply (none by
+    default).  Tokens are counted as words; the cost is 0 unless you give
     prices per token.  ``calls`` keeps every ``(instructions, input)`` asked.
 
         sj.configure(metric_model=sj.StandInModel("PASS"))   # offline
@@ -509,7 +641,7 @@ class StandInModel:
         self,
         answer: str | Callable[[str, Any], str] | None = None,
         *,
-        tag: str = "[stand-in] ",
+        tag: str = "",
         input_cost_per_token: float = 0.0,
         output_cost_per_token: float = 0.0,
         name: str = "stand-in",
@@ -538,7 +670,7 @@ class StandInModel:
         asked = sum(len(m["content"].split()) for m in messages_for(instructions, input))
         said = len(text.split())
         cost = asked * self.input_cost_per_token + said * self.output_cost_per_token
-        return ModelReply(text, asked, said, cost)
+        return ModelReply(text, asked, said, cost, stand_in=True)
 
     def __repr__(self) -> str:
         return f"StandInModel({self.name!r}, offline)"

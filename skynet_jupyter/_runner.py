@@ -31,6 +31,14 @@ from .tracebacks import user_traceback
 
 MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 600.0
 RUN_TIMEOUT = 600.0
+MAX_RUN_TIMEOUT = 86400.0  # a run function may be a long agent; a day is surely a mistake
+
+# Where a case's pipeline was when something broke (the case's failure names it).
+_RUN, _COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT, _CALL, _CHECK, _RESULT = range(7)
+
+
+class _Abandoned(BaseException):
+    """Raised (best effort) in a worker whose case ran past its limit."""
 
 
 class Deadline:
@@ -51,13 +59,36 @@ class Limits:
     run: float = RUN_TIMEOUT
 
     @classmethod
-    def checked(cls, timeout: float) -> Limits:
-        if not isinstance(timeout, int | float) or not MIN_TIMEOUT <= timeout <= MAX_TIMEOUT:
+    def checked(
+        cls, timeout: float, run_timeout: float = RUN_TIMEOUT, lang: str | None = None
+    ) -> Limits:
+        """Limits from user options, each refused with a sentence when out of range."""
+        if not _seconds_between(timeout, MIN_TIMEOUT, MAX_TIMEOUT):
             raise ValueError(
-                f"timeout must be between {MIN_TIMEOUT:g} and {MAX_TIMEOUT:g} seconds "
-                f"(the metric time limit), got {timeout!r}."
+                t(
+                    "limits.timeout",
+                    lang,
+                    low=f"{MIN_TIMEOUT:g}",
+                    high=f"{MAX_TIMEOUT:g}",
+                    value=short_repr(timeout),
+                )
             )
-        return cls(metric=float(timeout))
+        if not _seconds_between(run_timeout, MIN_TIMEOUT, MAX_RUN_TIMEOUT):
+            raise ValueError(
+                t(
+                    "limits.run_timeout",
+                    lang,
+                    low=f"{MIN_TIMEOUT:g}",
+                    high=f"{MAX_RUN_TIMEOUT:g}",
+                    value=short_repr(run_timeout),
+                )
+            )
+        return cls(metric=float(timeout), run=float(run_timeout))
+
+
+def _seconds_between(value: Any, low: float, high: float) -> bool:
+    # bool is an int, but timeout=True is a mistake, not one second.
+    return isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
 
 
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
@@ -107,94 +138,137 @@ class CaseRunner:
             _current.reset(token)
 
     def score_case(self, case: Case, ctx: CaseContext, watch: Deadline) -> CaseResult:
-        """The hot path: run (or reuse) the output, call the metric, validate."""
-        ctx.start()
+        """The hot path: run (or reuse) the output, call the metric, validate.
+
+        It never raises: whatever goes wrong in one case's pipeline (copying,
+        running, calling, validating, building the result) becomes that case's
+        failure, naming what broke.  (A ``try`` costs nothing in 3.11 until it
+        catches; ``stage`` is one local store per step.)
+        """
         output = case.output
         seen = case.measured
-        if output is NO_OUTPUT:
-            output, seen, failure = self._run(case, ctx, watch)
-            if failure is not None:
-                return failure
-        elif seen is not None:
-            ctx.observation = seen
-        ctx.phase = METRIC
-        metric = self.metric
-        # The metric gets copies: _copy, inlined for the usual flat dicts and strings.
-        case_input = case.input
-        case_input = case_input.copy() if _flat(case_input) else deepcopy(case_input)
-        expected = case.expected
-        if expected is not None:
-            expected = expected.copy() if _flat(expected) else deepcopy(expected)
-        given = output if type(output) in _ATOMIC else _copy(output)
-        started = time.perf_counter()
-        watch.deadline = started + self.limits.metric
-        watch.step = METRIC_TIME_LIMIT
+        stage = _RUN
         try:
-            if metric.arity == 3:
-                value = metric.score(case_input, given, expected)
-            else:
-                value = metric.score(case_input, given)
-        except BaseException as exc:
+            ctx.start()
+            if output is NO_OUTPUT:
+                output, seen, failure = self._run(case, ctx, watch)
+                if failure is not None:
+                    return failure
+            elif seen is not None:
+                ctx.observation = seen
+            stage = _COPY_INPUT
+            ctx.phase = METRIC
+            metric = self.metric
+            # The metric gets copies: _copy, inlined for the usual flat dicts and strings.
+            case_input = case.input
+            case_input = case_input.copy() if _flat(case_input) else deepcopy(case_input)
+            stage = _COPY_EXPECTED
+            expected = case.expected
+            if expected is not None:
+                expected = expected.copy() if _flat(expected) else deepcopy(expected)
+            stage = _COPY_OUTPUT
+            given = output if type(output) in _ATOMIC else _copy(output)
+            stage = _CALL
+            started = time.perf_counter()
+            watch.deadline = started + self.limits.metric
+            watch.step = METRIC_TIME_LIMIT
+            try:
+                if metric.arity == 3:
+                    value = metric.score(case_input, given, expected)
+                else:
+                    value = metric.score(case_input, given)
+            except BaseException as exc:
+                metric_ms = (time.perf_counter() - started) * 1000.0
+                return self._failed(
+                    case,
+                    output,
+                    seen,
+                    ctx,
+                    METRIC_RETURN_VALUE,
+                    _metric_raised(exc, metric, self.lang),
+                    _user_traceback(exc),
+                    metric_ms,
+                )
             metric_ms = (time.perf_counter() - started) * 1000.0
-            return self._failed(
-                case,
+            stage = _CHECK
+            try:
+                score, info = validate_return(value)
+            except ContractError as problem:
+                return self._failed(
+                    case,
+                    output,
+                    seen,
+                    ctx,
+                    METRIC_RETURN_VALUE,
+                    problem.message(self.lang),
+                    None,
+                    metric_ms,
+                )
+            stage = _RESULT
+            scores = info.get("scores")
+            judge = ctx.judge_usage
+            fresh = seen is not None and case.measured is not seen
+            return CaseResult(
+                case.index,
+                case.input,
+                case.expected,
                 output,
-                seen,
-                ctx,
-                METRIC_RETURN_VALUE,
-                _metric_raised(exc, metric, self.lang),
-                _user_traceback(exc),
-                metric_ms,
-            )
-        metric_ms = (time.perf_counter() - started) * 1000.0
-        try:
-            score, info = validate_return(value)
-        except ContractError as problem:
-            return self._failed(
-                case,
-                output,
-                seen,
-                ctx,
-                METRIC_RETURN_VALUE,
-                problem.message(self.lang),
+                score,
+                info["feedback"],
+                {name: float(v) for name, v in scores.items()} if scores else {},
+                info,
+                None,
+                None,
                 None,
                 metric_ms,
+                None if seen is None else seen.run_ms,
+                None if seen is None else seen.cost_usd,
+                None if judge is None else judge.cost,
+                (0 if seen is None else seen.model_calls) + (0 if judge is None else judge.calls),
+                seen is not None and not fresh,
+                seen,
+                # A cached output's retries were paid by the run that made it, not now.
+                (seen.retries if fresh else 0) + (0 if judge is None else judge.retries),
+                (0 if seen is None else seen.stand_in_calls)
+                + (0 if judge is None else judge.stand_in_calls),
             )
-        scores = info.get("scores")
-        judge = ctx.judge_usage
-        return CaseResult(
-            case.index,
-            case.input,
-            case.expected,
-            output,
-            score,
-            info["feedback"],
-            {name: float(v) for name, v in scores.items()} if scores else {},
-            info,
-            None,
-            None,
-            None,
-            metric_ms,
-            None if seen is None else seen.run_ms,
-            None if seen is None else seen.cost_usd,
-            None if judge is None else judge.cost,
-            (0 if seen is None else seen.model_calls) + (0 if judge is None else judge.calls),
-            seen is not None and case.measured is seen,
-            seen,
-        )
+        except BaseException as exc:
+            return self._broken(case, output, seen, ctx, stage, exc)
+
+    def _broken(
+        self,
+        case: Case,
+        output: Any,
+        seen: Any,
+        ctx: CaseContext,
+        stage: int,
+        exc: BaseException,
+    ) -> CaseResult:
+        """The failed result of a case whose pipeline broke outside the user's calls."""
+        step, error = _stage_failure(stage, exc, case.output is NO_OUTPUT, self.lang)
+        if output is NO_OUTPUT:
+            output = None
+        if not isinstance(seen, Observation):
+            seen = None
+        try:
+            return self._failed(case, output, seen, ctx, step, error, None, None)
+        except BaseException:
+            return CaseResult(case.index, case.input, case.expected, failed_step=step, error=error)
 
     def _run(self, case: Case, ctx: CaseContext, watch: Deadline) -> tuple[Any, Any, Any]:
         """(output, observation, None), or (None, None, the failed result)."""
         if self.run is None:
-            raise DataError(
-                "No outputs: give run= (outputs come from run(artifact, input)) "
-                "or output_column= (outputs already in the data)."
-            )
+            raise DataError("data.no_outputs")
+        try:
+            given = _copy(case.input)
+        except BaseException as exc:
+            error = t("case.input_not_copyable", self.lang, error=_exception_line(exc))
+            return None, None, self._failed(case, None, None, ctx, RUN_FUNCTION, error, None, None)
         started = time.perf_counter()
         watch.deadline = started + self.limits.run
         watch.step = RUN_FUNCTION
         try:
-            output = self.run(self.artifact, _copy(case.input))
+            output = self.run(self.artifact, given)
         except BaseException as exc:
             error = t("case.run_raised", self.lang, error=_exception_line(exc))
             failure = self._failed(
@@ -212,6 +286,8 @@ class CaseRunner:
                 model_calls=usage.calls,
                 input_tokens=usage.input_tokens,
                 output_tokens=usage.output_tokens,
+                retries=usage.retries,
+                stand_in_calls=usage.stand_in_calls,
             )
         )
         ctx.observation = seen
@@ -234,12 +310,14 @@ class CaseRunner:
         result.traceback = traceback
         result.metric_ms = metric_ms
         if seen is not None:
-            _fill_measures(result, seen)
             result.cached = case.measured is seen
+            _fill_measures(result, seen)
         judge = ctx.judge_usage
         if judge is not None:
             result.judge_cost_usd = judge.cost
             result.model_calls += judge.calls
+            result.retries += judge.retries
+            result.stand_in_calls += judge.stand_in_calls
         return result
 
 
@@ -248,13 +326,42 @@ def _fill_measures(result: CaseResult, seen: Observation) -> None:
     result.run_ms = seen.run_ms
     result.cost_usd = seen.cost_usd
     result.model_calls = seen.model_calls
+    result.stand_in_calls = seen.stand_in_calls
+    if not result.cached:
+        result.retries = seen.retries
 
 
 def _exception_line(exc: BaseException) -> str:
     from ._models import redact  # user code may echo an API key in its error
 
-    text = redact(str(exc))
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<exception str() failed>"
+    text = redact(text)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _stage_failure(stage: int, exc: BaseException, ran: bool, lang: str) -> tuple[str, str]:
+    """(step, sentence) for a case that broke at ``stage`` (``ran``: run() made the output)."""
+    error = _exception_line(exc)
+    if stage == _RUN:
+        return RUN_FUNCTION, t("case.result_failed", lang, error=error)
+    if stage == _COPY_INPUT:
+        return METRIC_RETURN_VALUE, t("case.input_not_copyable", lang, error=error)
+    if stage == _COPY_EXPECTED:
+        return METRIC_RETURN_VALUE, t("case.expected_not_copyable", lang, error=error)
+    if stage == _COPY_OUTPUT:
+        if ran:
+            return RUN_FUNCTION, t("case.run_output_not_copyable", lang, error=error)
+        return METRIC_RETURN_VALUE, t("case.output_not_copyable", lang, error=error)
+    if stage == _CALL:
+        return METRIC_RETURN_VALUE, t("case.metric_raised", lang, error=error)
+    if isinstance(exc, OverflowError):  # an int too large for a float: 10**400
+        return METRIC_RETURN_VALUE, t("case.score_overflow", lang, error=error)
+    if stage == _CHECK:
+        return METRIC_RETURN_VALUE, t("case.return_unreadable", lang, error=error)
+    return METRIC_RETURN_VALUE, t("case.result_failed", lang, error=error)
 
 
 def _user_traceback(exc: BaseException) -> str:

@@ -5,6 +5,12 @@ the calling thread watches them.  A case past its limit is failed, its worker
 abandoned (and stopped, if it is in Python code) and a fresh worker carries on,
 so a limit costs a thread start only when it is hit.  Events reach the caller
 in its own thread, every ``TICK``; Ctrl-C stops the run and keeps what finished.
+
+A call blocked in C (``time.sleep``, a socket read, a lock) cannot be stopped
+in a thread: its worker stays behind until the call returns.  At most
+``MAX_BLOCKED_THREADS`` such threads are left in the process; past that, the
+remaining cases are not started and say why (``isolation="process"`` runs
+cases in processes that can be killed: ``_isolation``).
 """
 
 from __future__ import annotations
@@ -16,8 +22,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ._runner import CaseRunner, Deadline
-from .contract import RUN_FUNCTION
+from ._runner import CaseRunner, Deadline, _Abandoned
+from .contract import METRIC_TIME_LIMIT, RUN_FUNCTION
 from .dataset import NO_OUTPUT, Case
 from .i18n import t
 from .report import CaseResult
@@ -25,10 +31,105 @@ from .runtime import CaseContext, _current, install_skynet_module
 
 _NEVER = math.inf
 TICK = 0.1  # how often the watcher wakes: bounds event latency and timeout slack
+MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
+_GRACE = 0.25  # how long a stopped worker gets to leave Python code before it counts as blocked
+_POLL = 0.005
+
+OnResult = Callable[[list[int], list[CaseResult]], None]
 
 
-class _Abandoned(BaseException):
-    """Raised (best effort) in a worker whose case ran past its limit."""
+class StoppedByListener(Exception):
+    """The ``on_result`` listener raised: the run stopped; ``results`` are the finished cases.
+
+    ``error`` is what the listener raised (also the ``__cause__``); ``interrupted``
+    is True when Ctrl-C came while the calls in flight were finishing.
+    """
+
+    def __init__(
+        self, error: BaseException, results: list[CaseResult], interrupted: bool = False
+    ) -> None:
+        super().__init__(f"the event listener raised {type(error).__name__}")
+        self.error = error
+        self.results = results
+        self.interrupted = interrupted
+
+
+# --- threads left behind in C calls (process-wide) -----------------------------------
+
+_blocked: list[threading.Thread] = []
+_blocked_lock = threading.Lock()
+
+
+def blocked_threads() -> int:
+    """How many abandoned workers are still blocked in this process (live ones only)."""
+    with _blocked_lock:
+        _blocked[:] = [thread for thread in _blocked if thread.is_alive()]
+        return len(_blocked)
+
+
+def _left_behind(thread: threading.Thread) -> None:
+    with _blocked_lock:
+        _blocked.append(thread)
+
+
+def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:
+    """Stop each worker that runs Python code; the ones still blocked (in C) after a grace.
+
+    An asynchronous exception stops a runaway Python loop, but a thread in a C
+    call only sees it when the call returns.  Left pending, it keeps the
+    interpreter's "eval breaker" set, and in CPython 3.11 every *traced* thread
+    (a debugger, coverage, pdb: sys.settrace / threading.settrace) then spins
+    at its next Python function entry until the blocked thread wakes: the
+    watcher itself would stall, and limits would not hold.  So each exception
+    gets a short grace; one still pending is withdrawn and the flag cleared.
+    Between the first exception sent and the flag cleared, this function runs
+    no Python function (only C calls and slot reads), so a traced caller never
+    reaches a function entry while the flag is up.
+    """
+    set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    targets = [(watch, watch.thread.ident) for watch in watches if watch.thread is not None]
+    sent: list[tuple[_Watch, int]] = []
+    for watch, ident in targets:
+        if (
+            ident is not None
+            and not watch.exited
+            and set_async(ctypes.c_ulong(ident), ctypes.py_object(_Abandoned))
+        ):
+            sent.append((watch, ident))
+    if not sent:
+        return []
+    waited = 0.0
+    while waited < _GRACE:
+        time.sleep(_POLL)
+        waited += _POLL
+        running = False
+        for watch, _ident in sent:
+            if not watch.exited:
+                running = True
+                break
+        if not running:
+            break
+    blocked: list[_Watch] = []
+    for watch, ident in sent:
+        if not watch.exited:
+            set_async(ctypes.c_ulong(ident), None)  # withdraw it
+            blocked.append(watch)
+    own = ctypes.c_ulong(threading.get_ident())
+    try:  # clear the flag: send ourselves one and consume it at the loop's backward jump
+        set_async(own, ctypes.py_object(_Flush))
+        for _ in range(1_000_000):  # the first backward jump raises it
+            pass
+        set_async(own, None)  # never here on CPython; never let it fire later, elsewhere
+    except _Flush:
+        pass
+    return blocked
+
+
+class _Flush(BaseException):
+    """Sent by this thread to itself, to clear the pending-async-exception flag."""
+
+
+# --- the job: cases shared by watched workers ----------------------------------------
 
 
 class _Watch(Deadline):
@@ -65,6 +166,7 @@ class _Job:
         self.alive = 0
         self.stop = False
         self.all_done = threading.Event()
+        self.refused: str | None = None  # why no more workers start (cases left say it)
 
     def work(self, watch: _Watch) -> None:
         # The hot loop: locals only, no lock, one context for every case.
@@ -85,7 +187,7 @@ class _Job:
                 watch.case = case
                 if started is not None:
                     started.append(case.index)
-                result = score_case(case, ctx, watch)
+                result = score_case(case, ctx, watch)  # never raises, but for _Abandoned
                 # Order matters: the watcher never times out a case marked finishing.
                 watch.finishing = case
                 publish(result)
@@ -108,14 +210,30 @@ class _Job:
         if self.alive == 0:
             self.all_done.set()
 
-    def spawn(self) -> _Watch:
+    def spawn(self) -> _Watch | None:
+        """A new worker, or None when none may or can start (``refused`` says why)."""
+        blocked = blocked_threads()
+        if blocked >= MAX_BLOCKED_THREADS:
+            self.refused = t("case.not_run_blocked", self.runner.lang, count=blocked)
+            return None
         watch = _Watch()
         thread = threading.Thread(target=self.work, args=(watch,), name="skynet-case", daemon=True)
         watch.thread = thread
         with self.lock:
             self.alive += 1
             self.all_done.clear()
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError as exc:  # "can't start new thread": a process thread limit
+            with self.lock:
+                self._one_less()
+            self.refused = t(
+                "case.not_run_no_thread",
+                self.runner.lang,
+                error=f"{type(exc).__name__}: {exc}",
+                count=blocked,
+            )
+            return None
         return watch
 
     def abandon(self, watch: _Watch, now: float = _NEVER) -> Case | None:
@@ -132,20 +250,14 @@ class _Job:
                 return None
             watch.abandoned = True
             self._one_less()
-        _interrupt_thread(watch.thread)
         return case
 
-
-def _interrupt_thread(thread: threading.Thread | None) -> None:
-    # Stops a runaway pure-Python loop; a call blocked in C ignores it, and is
-    # simply left behind (its result is never read).
-    if thread is not None and thread.ident is not None:
-        ctypes.pythonapi.PyThreadState_SetAsyncExc(
-            ctypes.c_ulong(thread.ident), ctypes.py_object(_Abandoned)
-        )
+    def left_over(self) -> list[Case]:
+        """The cases no worker took (after every worker has stopped)."""
+        return [self.cases[position] for position in self.todo]
 
 
-def _timeout_result(runner: CaseRunner, case: Case, step: str) -> CaseResult:
+def _timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> CaseResult:
     result = CaseResult(case.index, case.input, case.expected, failed_step=step)
     if case.output is not NO_OUTPUT:
         result.output = case.output
@@ -154,6 +266,16 @@ def _timeout_result(runner: CaseRunner, case: Case, step: str) -> CaseResult:
     else:
         result.error = t("case.metric_timeout", runner.lang, seconds=f"{runner.limits.metric:g}")
         result.metric_ms = runner.limits.metric * 1000.0
+    if blocked:  # a thread cannot stop a C call; a process can be killed
+        result.error += " " + t("case.blocked_hint", runner.lang)
+    return result
+
+
+def not_run_result(case: Case, step: str, reason: str) -> CaseResult:
+    """The result of a case that was never started, saying why."""
+    result = CaseResult(case.index, case.input, case.expected, failed_step=step, error=reason)
+    if case.output is not NO_OUTPUT:
+        result.output = case.output
     return result
 
 
@@ -162,13 +284,15 @@ def supervise(
     cases: Sequence[Case],
     *,
     concurrency: int,
-    on_result: Callable[[list[int], list[CaseResult]], None] | None,
+    on_result: OnResult | None,
 ) -> tuple[list[CaseResult], bool]:
     """Run ``cases`` on ``concurrency`` watched workers; (results in case order, interrupted).
 
     The calling thread watches: every ``TICK`` it hands new results to
     ``on_result``, fails a case past its limit (and replaces its worker), and
-    turns Ctrl-C into a stop that keeps what finished.
+    turns Ctrl-C into a stop that keeps what finished.  If ``on_result``
+    raises, no new case starts, the cases in flight finish (or time out), and
+    :class:`StoppedByListener` carries the results.
     """
     install_skynet_module()
     from ._models import warm_up
@@ -181,10 +305,16 @@ def supervise(
     watches: list[_Watch] = []
     seen = 0
     interrupted = False
+    listener_error: BaseException | None = None
+    refused_step = METRIC_TIME_LIMIT
+    kept = 0
     try:
         for _ in range(max(1, min(concurrency, len(cases)))):
-            watches.append(job.spawn())
-        while True:
+            watch = job.spawn()
+            if watch is None:
+                break
+            watches.append(watch)
+        while watches:
             done = job.all_done.wait(TICK)
             count = len(finished)
             fresh = finished[seen:count]
@@ -192,35 +322,69 @@ def supervise(
             if timed_out:
                 fresh = [r for r in fresh if r.index not in timed_out]
             now = time.perf_counter()
-            for watch in list(watches):
+            late: list[tuple[_Watch, Case, str]] = []
+            for watch in watches:
                 if watch.case is None or now <= watch.deadline:
                     continue
                 step = watch.step
                 case = job.abandon(watch, now)
                 if case is not None:
-                    timed_out[case.index] = _timeout_result(runner, case, step)
+                    late.append((watch, case, step))
+            if late:
+                blocked = _stop_threads([watch for watch, _, _ in late])
+                for watch, case, step in late:
+                    stuck = watch in blocked
+                    if stuck and watch.thread is not None:
+                        _left_behind(watch.thread)
+                    timed_out[case.index] = _timeout_result(runner, case, step, stuck)
                     fresh.append(timed_out[case.index])
                     watches.remove(watch)
-                    watches.append(job.spawn())
+                    if job.stop:
+                        continue
+                    replacement = job.spawn()
+                    if replacement is not None:
+                        watches.append(replacement)
+                    else:
+                        refused_step = step
             if on_result is not None:
                 started = _take(job.started)
                 if fresh or started:
-                    on_result(started, fresh)
+                    try:
+                        on_result(started, fresh)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as exc:
+                        listener_error = exc
+                        on_result = None
+                        job.stop = True  # no new case; those in flight finish or time out
             if done and job.all_done.is_set() and len(finished) == seen:
                 break
     except KeyboardInterrupt:
         interrupted = True
         job.stop = True
+        kept = len(finished)  # what finished before Ctrl-C; not the cases stopped below
+        stopping = []
         for watch in watches:
             with job.lock:
                 if not (watch.exited or watch.abandoned):
                     watch.abandoned = True
                     job._one_less()
-            _interrupt_thread(watch.thread)
+                    stopping.append(watch)
+        for watch in _stop_threads(stopping):
+            if watch.thread is not None:
+                _left_behind(watch.thread)
+    if interrupted:
+        del finished[kept:]
     results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
+    if not interrupted and listener_error is None and len(results) < len(cases):
+        # Workers could not be (re)started: the cases nobody took say why.
+        reason = job.refused or t("case.lost", runner.lang)
+        results += [not_run_result(case, refused_step, reason) for case in job.left_over()]
     if len(results) != len(cases) or timed_out or interrupted or concurrency > 1:
         order = {case.index: position for position, case in enumerate(cases)}
         results.sort(key=lambda r: order[r.index])
+    if listener_error is not None:
+        raise StoppedByListener(listener_error, results, interrupted) from listener_error
     return results, interrupted
 
 

@@ -25,11 +25,14 @@ Definitions:
   (``scores["accuracy"]``): speed and cost vary from run to run and are measured
   by Skynet, while the feedback is about accuracy.
 
-Only cases that returned a valid pair are read; a check that failed before
-any case ran gets no advice.  An evaluation's advice reads its first
-``ADVICE_CASES`` such cases: advice is about the metric's habits, which a few
-hundred cases show, and reading every one of 100,000 would cost more than the
-run.
+The step is always there, so every view shows what the check looked at: with
+nothing to flag it passes and says "no advice" (naming how many cases it read),
+and when no case returned a valid pair it is skipped and says there was no
+feedback to read.  Only cases that returned a valid pair are read; a check whose
+metric fails to load stops before any case runs, and before this step.  An
+evaluation's advice reads its first ``ADVICE_CASES`` such cases: advice is about
+the metric's habits, which a few hundred cases show, and reading every one of
+100,000 would cost more than the run.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from typing import Any
 
 from .contract import FEEDBACK_ADVICE, short_repr
 from .i18n import t
-from .report import ADVICE, CaseResult, CheckReport, Step
+from .report import ADVICE, PASSED, SKIPPED, CaseResult, CheckReport, Step
 
 ADVICE_CASES = 500
 
@@ -159,13 +162,25 @@ def _quality(case: CaseResult, reward: bool) -> float:
     return case.score  # type: ignore[return-value]
 
 
-def advise(report: CheckReport) -> Step | None:
-    """The ``feedback_advice`` step for ``report``, or None when there is nothing to say."""
+def advise(report: CheckReport, data: Any = None) -> Step:
+    """The ``feedback_advice`` step for ``report``: advice, "no advice", or nothing to read.
+
+    ``data`` is what :func:`~skynet_jupyter.load_cases` returned (its notes say
+    which CSV/TSV columns look like JSON but were read as text).
+    """
     lang = report.lang
+    title = t(f"step.{FEEDBACK_ADVICE}", lang)
     cases = [case for case in report.cases if case.score is not None and case.feedback is not None]
     del cases[ADVICE_CASES:]
+    data_flags = _json_like_flags(report, getattr(data, "json_like", ()))
     if not cases:
-        return None
+        if data_flags:  # the data may be why no case returned a pair: say so still
+            hint = t("advice.data_hint", lang)
+            message = " ".join(data_flags)
+            return Step(FEEDBACK_ADVICE, title, ADVICE, message, hint)
+        return Step(
+            id=FEEDBACK_ADVICE, title=title, status=SKIPPED, message=t("advice.no_cases", lang)
+        )
     reward = report.reward_spec is not None
     quality = {case.index: _quality(case, reward) for case in cases}
     full = max(1.0, *quality.values())
@@ -186,8 +201,12 @@ def advise(report: CheckReport) -> Step | None:
         elif value < low and not names_target(feedback, case):
             no_target.append(case)
 
-    flags: list[str] = []
+    # What the data does to the metric first: it explains the rest.
+    flags: list[str] = [*data_flags, *_type_flags(cases, quality, full, lang)]
+    about_data = len(flags)
     flagged: list[int] = []
+    if about_data > len(data_flags):  # a type mismatch holds on every case read
+        flagged.extend(case.index for case in cases)
 
     def flag(message: str, group: Sequence[CaseResult]) -> None:
         flags.append(message)
@@ -210,7 +229,7 @@ def advise(report: CheckReport) -> Step | None:
             group,
         )
     for feedback, group in _by_feedback(cases).items():
-        values = sorted({round(quality[case.index], 9) for case in group})
+        values = {round(quality[case.index], 9) for case in group}
         if feedback.strip() and len(values) > 1:
             flag(
                 t(
@@ -218,7 +237,7 @@ def advise(report: CheckReport) -> Step | None:
                     lang,
                     cases=_case_list(group, lang),
                     feedback=short_repr(feedback),
-                    scores=", ".join(f"{value:.3g}" for value in values),
+                    scores=_score_list(group, quality, lang),
                 ),
                 group,
             )
@@ -238,15 +257,92 @@ def advise(report: CheckReport) -> Step | None:
             no_target,
         )
     if not flags:
-        return None
+        # Shown as a passed step, so a reader told to look at it finds it.
+        message = t("advice.none", lang, count=len(cases))
+        return Step(id=FEEDBACK_ADVICE, title=title, status=PASSED, message=message)
+    only_data = len(flags) == about_data
     return Step(
         id=FEEDBACK_ADVICE,
-        title=t(f"step.{FEEDBACK_ADVICE}", lang),
+        title=title,
         status=ADVICE,
         message=" ".join(flags),
-        hint=t("advice.hint", lang),
+        hint=t("advice.data_hint" if only_data else "advice.hint", lang),
         cases=tuple(sorted(set(flagged))),
     )
+
+
+def _json_like_flags(report: CheckReport, columns: Sequence[str]) -> list[str]:
+    """One sentence for the text columns that look like JSON and reach the metric as text."""
+    examples: dict[str, str] = {}
+    for case in report.cases:
+        if len(examples) == len(columns):
+            break
+        for part in (case.input, case.expected or {}):
+            for name in columns:
+                if name not in examples and isinstance(part.get(name), str):
+                    examples[name] = part[name]
+    if not examples:  # those columns are not given to the metric (e.g. left out of inputs)
+        return []
+    names = [name for name in columns if name in examples]
+    first = examples[names[0]]
+    return [
+        t(
+            "advice.json_like",
+            report.lang,
+            columns=", ".join(repr(name) for name in names),
+            example=short_repr(first if len(first) <= EXAMPLE_CHARS else first[:EXAMPLE_CHARS]),
+            names=", ".join(repr(name) for name in names),
+            option=",".join(names),
+        )
+    ]
+
+
+def _kind(value: Any) -> str | None:
+    """'text', 'number' or 'bool' for a scalar (NumPy's too); None for anything else."""
+    if hasattr(value, "item") and not isinstance(value, str | int | float):
+        value = value.item()
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    return None
+
+
+def _type_flags(
+    cases: Sequence[CaseResult], quality: dict[int, float], full: float, lang: str
+) -> list[str]:
+    """Expected values whose type never matches the output's, on cases without full marks.
+
+    A str output never equals an int expected value, so such a metric scores
+    zero on every case; a metric that converts them reaches full marks
+    somewhere and is not flagged.
+    """
+    if any(quality[case.index] >= full - _TOLERANCE for case in cases):
+        return []
+    keys = list(cases[0].expected or {})
+    flags = []
+    for key in keys:
+        pairs = []
+        for case in cases:
+            expected = (case.expected or {}).get(key)
+            got, want = _kind(case.output), _kind(expected)
+            if got is None or want is None or got == want:
+                break
+            pairs.append((case.output, expected))
+        else:
+            output, expected = pairs[0]
+            flags.append(
+                t(
+                    "advice.type_mismatch",
+                    lang,
+                    output_type=type(output).__name__,
+                    expected_type=type(expected).__name__,
+                    where=f"expected[{key!r}]",
+                )
+            )
+    return flags
 
 
 def _all_have_accuracy(cases: Sequence[CaseResult]) -> bool:
@@ -271,6 +367,14 @@ def _case_list(cases: Sequence[CaseResult], lang: str) -> str:
     if len(ids) > SHOWN_CASES:
         shown += " " + t("advice.more", lang, count=len(ids) - SHOWN_CASES)
     return t("advice.case" if len(ids) == 1 else "advice.cases", lang, ids=shown)
+
+
+def _score_list(cases: Sequence[CaseResult], quality: dict[int, float], lang: str) -> str:
+    """The scores of the cases `_case_list` names, in the same order: case 2 -> first score."""
+    shown = ", ".join(f"{quality[case.index]:.3g}" for case in cases[:SHOWN_CASES])
+    if len(cases) > SHOWN_CASES:
+        shown += " " + t("advice.more", lang, count=len(cases) - SHOWN_CASES)
+    return shown
 
 
 def _example(cases: Sequence[CaseResult], lang: str) -> str:

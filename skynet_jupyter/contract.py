@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import reprlib
 from typing import Any
 
@@ -30,7 +31,35 @@ STEP_IDS = (
     METRIC_TIME_LIMIT,
 )
 
-_short = reprlib.Repr()
+
+def unrepresentable(value: object, error: BaseException, method: str = "__repr__") -> str:
+    """The placeholder shown for a value whose ``__repr__`` (or ``method``) raised."""
+    return f"<unrepresentable {type(value).__qualname__}: {method} raised {type(error).__name__}>"
+
+
+def safe_value_repr(value: object) -> str:
+    """``repr(value)``, or a placeholder naming the type when its ``__repr__`` raises.
+
+    Reports show user objects (inputs, outputs, what ``score`` returned); one
+    broken ``__repr__`` must not break a report, its HTML or its JSON.
+    """
+    try:
+        return repr(value)
+    except Exception as error:
+        return unrepresentable(value, error)
+
+
+class _ShortRepr(reprlib.Repr):
+    def repr_instance(self, x: Any, level: int) -> str:
+        text = safe_value_repr(x)
+        if len(text) > self.maxother:
+            start = max(0, (self.maxother - 3) // 2)
+            end = max(0, self.maxother - 3 - start)
+            text = text[:start] + self.fillvalue + text[len(text) - end :]
+        return text
+
+
+_short = _ShortRepr()
 _short.maxstring = 60
 _short.maxother = 60
 _short.maxlong = 40
@@ -39,11 +68,11 @@ _short.maxlevel = 3
 
 
 def short_repr(value: object) -> str:
-    """A repr cut to a readable length, for messages."""
+    """A repr cut to a readable length, for messages (a placeholder if ``__repr__`` raises)."""
     try:
         return _short.repr(value)
-    except Exception:  # a user object whose __repr__ raises
-        return f"<{type(value).__name__} object>"
+    except Exception as error:  # a container whose own __repr__ or __len__ raises
+        return unrepresentable(value, error)
 
 
 class ContractError(Exception):
@@ -103,7 +132,7 @@ def number_problem(value: object) -> str | None:
     infinities are refused, as is anything else (strings, Decimals, arrays).
     """
     kind = type(value)
-    if kind is float:  # the common case, first and cheap
+    if isinstance(value, float) and kind is float:  # the common case, first and cheap
         return None if math.isfinite(value) else ("nan" if value != value else "inf")
     if kind is int:
         return None
@@ -145,31 +174,38 @@ def validate_return(value: object) -> tuple[float, dict[str, Any]]:
             and "scores" not in info
         ):
             return score, info
-    kind = type(value)
-    if kind is not tuple and kind is not list:
-        raise _fail("return.not_pair", value, type=kind.__name__)
-    if len(value) != 2:  # type: ignore[arg-type]
-        raise _fail("return.wrong_length", value, count=len(value))  # type: ignore[arg-type]
-    score, info = value  # type: ignore[misc]
+    # A tuple or a list of two, subclasses included (a namedtuple is a tuple); read
+    # through the base type, so a subclass's own __len__ or __iter__ cannot get in the way.
+    if isinstance(value, tuple):
+        base: Any = tuple
+    elif isinstance(value, list):
+        base = list
+    else:
+        raise _fail("return.not_pair", value, type=type(value).__name__)
+    count = base.__len__(value)
+    if count != 2:
+        raise _fail("return.wrong_length", value, count=count)
+    score, info = base.__getitem__(value, 0), base.__getitem__(value, 1)
     problem = number_problem(score)
     if problem is not None:
         raise _fail(f"return.score_{problem}", score, type=type(score).__name__)
     if not isinstance(info, dict):
         raise _fail("return.info_not_dict", info, type=type(info).__name__)
-    feedback = info.get("feedback", _MISSING)
+    # dict's own methods: a dict subclass overriding .get or __contains__ reads the same.
+    feedback = dict.get(info, "feedback", _MISSING)
     if feedback is _MISSING:
         raise _fail("return.no_feedback", info)
     if not isinstance(feedback, str):
         raise _fail("return.feedback_not_str", feedback, type=type(feedback).__name__)
-    if "scores" in info:
-        _validate_named_scores(info["scores"])
+    if dict.__contains__(info, "scores"):
+        _validate_named_scores(dict.__getitem__(info, "scores"))
     return float(score), info
 
 
 def _validate_named_scores(scores: object) -> None:
     if not isinstance(scores, dict):
         raise _fail("return.scores_not_dict", scores, type=type(scores).__name__)
-    for name, named in scores.items():
+    for name, named in dict.items(scores):
         if not isinstance(name, str):
             raise _fail("return.score_name_not_str", name, type=type(name).__name__)
         problem = number_problem(named)
@@ -180,3 +216,42 @@ def _validate_named_scores(scores: object) -> None:
 
 
 _MISSING = object()
+
+
+# --- how to fix a failed step: the words depend on why the case failed ---------------
+
+# A frame line of a trimmed traceback (tracebacks.user_traceback): the last one is where
+# the user's code raised.
+_FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<name>.+)$', re.M)
+_NOT_CONFIGURED = re.compile(r"\bModelNotConfigured: No (?P<role>task|metric) model")
+
+
+def raised_at(traceback: str | None) -> str | None:
+    """Where the user's code raised: ``"metric.py, line 12, in score"`` (None if unknown)."""
+    frames = list(_FRAME.finditer(traceback or ""))
+    if not frames:
+        return None
+    last = frames[-1]
+    return f"{last['file']}, line {last['line']}, in {last['name'].strip()}"
+
+
+def case_hint(step: str, case: Any, lang: str | None = None) -> str:
+    """How to fix ``step``, for ``case``, the first case that failed there.
+
+    A metric that raised is told where it raised, not how to shape a return
+    value; a missing model is told how to configure it.  ``case`` is a
+    :class:`~skynet_jupyter.report.CaseResult` (its ``error`` and ``traceback``).
+    """
+    traceback = getattr(case, "traceback", None) or ""
+    error = getattr(case, "error", None) or ""
+    if step in (RUN_FUNCTION, METRIC_RETURN_VALUE):
+        missing = _NOT_CONFIGURED.search(traceback) or _NOT_CONFIGURED.search(error)
+        if missing is not None:
+            return t(f"hint.no_{missing['role']}_model", lang)
+        if traceback:  # the run function or the metric raised (a bad return has no traceback)
+            where = raised_at(traceback)
+            who = "run" if step == RUN_FUNCTION else "metric"
+            if where is None:
+                return t(f"hint.{who}_raised", lang)
+            return t(f"hint.{who}_raised_at", lang, where=where)
+    return t(f"hint.{step}", lang)

@@ -3,26 +3,60 @@
 The Output columns form ``expected`` (a dict keyed by their names); every
 other column is an input unless ``inputs`` names them.  Our cases are our own
 dicts: nothing done to a case reaches the caller's data.
+
+One rule for the types of CSV/TSV cells: **a cell is text, exactly as
+written**, unless you ask otherwise: ``json_columns=`` parses the named
+columns' cells as JSON (lists, objects, numbers), ``dtype=`` gives pandas the
+type of a column.  Guessing would turn an all-digit ``answer`` column into
+integers that a metric comparing text never matches; JSON files (.json,
+.jsonl) and Parquet keep the types they store.
 """
 
 from __future__ import annotations
 
+import csv
 import itertools
 import json
 import os
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .i18n import catalog, t
 from .runtime import Observation
 
 SPLIT_COLUMN = "split"
 
 
 class DataError(ValueError):
-    """The data cannot give cases: the message says what is wrong and how to fix it."""
+    """The data cannot give cases: the message says what is wrong and how to fix it.
+
+    Raised with a message id and its fields (``DataError("data.no_file",
+    path=...)``), it shows in any language with :meth:`message`; ``str(error)``
+    is the English sentence, as for :class:`~skynet_jupyter.contract.ContractError`.
+    Raised with a finished sentence, it is that sentence in every language.
+    """
+
+    def __init__(self, message: str, /, **fields: Any) -> None:
+        self.message_id = message if message in catalog("en") else None
+        self.fields = fields
+        super().__init__(self.message() if self.message_id else message)
+
+    def message(self, lang: str | None = None) -> str:
+        """The reason, in ``lang``."""
+        if self.message_id is None:
+            return str(self.args[0])
+        return t(self.message_id, lang, **self.fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # It crosses process boundaries (worker processes, Dask) with its fields intact.
+        return (_rebuild_data_error, (self.message_id or self.args[0], self.fields))
+
+
+def _rebuild_data_error(message: str, fields: dict[str, Any]) -> DataError:
+    return DataError(message, **fields)
 
 
 class _NoOutput:
@@ -36,6 +70,24 @@ class _NoOutput:
 
 
 NO_OUTPUT: Any = _NoOutput()
+
+
+class Cases(list["Case"]):
+    """The cases, and what loading them noticed about the data (a plain list otherwise).
+
+    ``default_inputs``: the input columns when ``inputs`` was not given (None
+    when it was).  ``json_like``: CSV/TSV columns whose cells look like JSON
+    lists or objects but were read as text (not in ``json_columns``).
+    """
+
+    default_inputs: tuple[str, ...] | None = None
+    json_like: tuple[str, ...] = ()
+
+    def noted(self, items: Iterable[Case]) -> Cases:
+        """Other cases, keeping these notes (a sample of the data has the data's notes)."""
+        cases = Cases(items)
+        cases.default_inputs, cases.json_like = self.default_inputs, self.json_like
+        return cases
 
 
 @dataclass(slots=True)
@@ -63,49 +115,130 @@ def _split_names(value: str | Sequence[str] | None) -> list[str] | None:
     return list(value)
 
 
-def read_rows(data: Any, split: str | None = None) -> list[dict[str, Any]]:
+def read_rows(
+    data: Any,
+    split: str | None = None,
+    *,
+    dtype: Any = None,
+    json_columns: str | Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
     """The rows of ``data`` as fresh dicts (of the split's rows when ``split`` is given)."""
+    return _read(data, split, dtype, _split_names(json_columns) or [])[0]
+
+
+def _read(
+    data: Any, split: str | None, dtype: Any, json_columns: list[str]
+) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """The rows, and the CSV/TSV columns that look like JSON but were read as text."""
     if isinstance(data, Mapping) and split is not None and split in data:
         data = data[split]
         split = None
     elif isinstance(data, Mapping) and not _looks_like_row(data):
         names = ", ".join(map(str, data))
-        raise DataError(
-            f"The data is a dict of {names}; pass split=NAME to pick one of them."
-            if split is None
-            else f"No split {split!r} in the data: it has {names}."
-        )
+        if split is None:
+            raise DataError("data.dict_of_splits", names=names)
+        raise DataError("data.no_split", split=split, names=names)
+    rows: list[Any]
+    table: Path | None = None
     if isinstance(data, str | os.PathLike):
-        rows = _read_file(Path(data))
+        path = Path(data)
+        rows = _read_file(path, dtype)
+        table = path if path.suffix.lower() in (".csv", ".tsv") else None
     elif hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
+        _refuse_duplicate_columns(data.columns)
         rows = data.to_dict("records")
     elif isinstance(data, Sequence) and not isinstance(data, str | bytes):
         rows = []
         for number, row in enumerate(data):
             if type(row) is not dict and not isinstance(row, Mapping):
-                raise DataError(
-                    f"Row {number} of the data is a {type(row).__name__}, not a dict: "
-                    "give a list of dicts (one per case) or a DataFrame."
-                )
+                raise DataError("data.row_not_dict", number=number, type=type(row).__name__)
             rows.append(row)  # only read: load_cases builds fresh dicts
     else:
-        raise DataError(
-            f"Cannot read cases from a {type(data).__name__}: give a pandas DataFrame, "
-            "a list of dicts, or the path of a .csv, .jsonl, .json or .parquet file."
-        )
+        raise DataError("data.unreadable_type", type=type(data).__name__)
+    if json_columns:  # before the split, so a bad cell is named by its row in the file
+        rows = _parse_json_columns(rows, json_columns, table)
+    json_like = _json_like_columns(rows, json_columns) if table is not None else ()
     if split is not None:
         if not rows or not any(SPLIT_COLUMN in row for row in rows):
-            raise DataError(
-                f"split={split!r} was given but the data has no {SPLIT_COLUMN!r} column: "
-                "add one, or leave out the split."
-            )
+            raise DataError("data.no_split_column", split=split, column=SPLIT_COLUMN)
         present = sorted({str(row.get(SPLIT_COLUMN)) for row in rows})
         rows = [row for row in rows if row.get(SPLIT_COLUMN) == split]
         if not rows:
-            raise DataError(
-                f"No rows in split {split!r}; the splits present are: {', '.join(present)}."
-            )
-    return rows
+            raise DataError("data.split_empty", split=split, present=", ".join(present))
+    return rows, json_like
+
+
+JSON_SAMPLE_ROWS = 1000  # rows read to tell whether a text column holds JSON
+JSON_SAMPLE_CELLS = 50  # non-empty cells of a column that must all look like JSON
+
+
+def _parse_json_columns(
+    rows: list[Any], names: list[str], path: Path | None
+) -> list[dict[str, Any]]:
+    """New rows whose ``names`` cells, when text, are parsed as JSON.
+
+    The caller's rows are never changed: each row is copied first.
+    """
+    columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
+    for name in names:
+        if name not in columns:
+            raise DataError("data.unknown_column", name=name, columns=", ".join(map(str, columns)))
+    parsed = []
+    for number, row in enumerate(rows, start=1):
+        fresh = dict(row)
+        for name in names:
+            cell = fresh.get(name)
+            if not isinstance(cell, str):
+                continue  # already a value (a list in a JSON file, a number in a DataFrame)
+            try:
+                fresh[name] = json.loads(cell)
+            except json.JSONDecodeError as exc:
+                fields = dict(column=name, row=number, cell=_shown_cell(cell), error=exc.msg)
+                if path is None:
+                    raise DataError("data.bad_json_cell", **fields) from None
+                raise DataError("data.bad_json_cell_file", path=str(path), **fields) from None
+        parsed.append(fresh)
+    return parsed
+
+
+def _shown_cell(cell: str, limit: int = 60) -> str:
+    return repr(cell if len(cell) <= limit else cell[:limit] + "…")
+
+
+def _json_like_columns(rows: list[dict[str, Any]], parsed: list[str]) -> tuple[str, ...]:
+    """Text columns whose non-empty cells (a sample) are all JSON lists or objects."""
+    seen: dict[str, list[str]] = {}
+    for row in itertools.islice(rows, JSON_SAMPLE_ROWS):
+        for name, cell in row.items():
+            if name in parsed or name == SPLIT_COLUMN:
+                continue
+            cells = seen.setdefault(name, [])
+            if isinstance(cell, str) and cell.strip() and len(cells) < JSON_SAMPLE_CELLS:
+                cells.append(cell.strip())
+    return tuple(
+        name for name, cells in seen.items() if cells and all(_is_json_container(c) for c in cells)
+    )
+
+
+def _is_json_container(text: str) -> bool:
+    if (text[0], text[-1]) not in (("[", "]"), ("{", "}")):
+        return False
+    try:
+        return isinstance(json.loads(text), list | dict)
+    except ValueError:
+        return False
+
+
+def _refuse_duplicate_columns(columns: Any, path: Path | None = None) -> None:
+    """A table whose columns repeat a name loses all but one of them: refuse it."""
+    names = [str(name) for name in columns]
+    repeated = sorted({name for name in names if names.count(name) > 1}, key=names.index)
+    if not repeated:
+        return
+    shown = ", ".join(repr(name) for name in repeated)
+    if path is None:
+        raise DataError("data.duplicate_columns", names=shown)
+    raise DataError("data.duplicate_columns_file", path=str(path), names=shown)
 
 
 def _looks_like_row(data: Mapping[str, Any]) -> bool:
@@ -115,61 +248,190 @@ def _looks_like_row(data: Mapping[str, Any]) -> bool:
     )
 
 
-def _read_file(path: Path) -> list[dict[str, Any]]:
+def _read_file(path: Path, dtype: Any = None) -> list[dict[str, Any]]:
+    shown = str(path)
     if not path.exists():
-        raise DataError(f"No data file at {str(path)!r}: check the path.")
+        raise DataError("data.no_file", path=shown)
+    if path.is_dir():
+        raise DataError("data.is_directory", path=shown)
+    if not path.is_file():  # a pipe or a device: reading it could block
+        raise DataError("data.not_regular", path=shown)
     suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        return _read_jsonl(path)
-    if suffix == ".json":
-        try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(
-                f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}."
-            ) from None
-        if isinstance(loaded, dict) and isinstance(loaded.get("cases"), list):
-            loaded = loaded["cases"]
-        if not isinstance(loaded, list) or not all(isinstance(r, dict) for r in loaded):
-            raise DataError(f"{path} must hold a JSON list of objects, one per case.")
-        return loaded
-    if suffix in (".csv", ".tsv"):
-        import pandas as pd
+    if suffix not in (".jsonl", ".json", ".csv", ".tsv", ".parquet"):
+        raise DataError("data.file_type", path=shown, suffix=suffix or "(none)")
+    try:
+        if path.stat().st_size == 0:
+            raise DataError("data.empty_file", path=shown)
+        if suffix == ".jsonl":
+            return _read_jsonl(path)
+        if suffix == ".json":
+            return _read_json(path)
+        if suffix in (".csv", ".tsv"):
+            return _read_csv(path, "\t" if suffix == ".tsv" else ",", dtype)
+        return _read_parquet(path)
+    except PermissionError as exc:
+        raise DataError("data.unreadable", path=shown, error=exc.strerror) from None
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
 
-        try:
-            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", keep_default_na=False)
-        except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-            raise DataError(f"Cannot read {path} as CSV: {exc}") from None
-        return frame.to_dict("records")
-    if suffix == ".parquet":
-        import pandas as pd
 
-        try:
-            return pd.read_parquet(path).to_dict("records")
-        except Exception as exc:
-            raise DataError(f"Cannot read {path} as Parquet: {exc}") from None
-    raise DataError(
-        f"Cannot read {path}: the file type {suffix or '(none)'} is not one of "
-        ".csv, .tsv, .jsonl, .json, .parquet."
-    )
+def _not_utf8(path: Path) -> DataError:
+    data = path.read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return DataError(
+            "data.not_utf8", path=str(path), line=line, byte=f"0x{data[exc.start]:02x}"
+        )
+    return DataError("data.bad_text", path=str(path))
+
+
+class _RepeatedKeys(ValueError):
+    def __init__(self, names: list[str]) -> None:
+        super().__init__(names)
+        self.names = names
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused if a key repeats (json would keep only the last silently)."""
+    row = dict(pairs)
+    if len(row) != len(pairs):
+        keys = [key for key, _ in pairs]
+        raise _RepeatedKeys(sorted({k for k in keys if keys.count(k) > 1}, key=keys.index))
+    return row
+
+
+def _repeated_keys(path: Path, line: int | None, names: list[str]) -> DataError:
+    shown = ", ".join(repr(name) for name in names)
+    if line is None:
+        return DataError("data.duplicate_keys", path=str(path), names=shown)
+    return DataError("data.duplicate_keys_line", path=str(path), line=line, names=shown)
+
+
+def _read_json(path: Path) -> list[dict[str, Any]]:
+    text = path.read_text(encoding="utf-8-sig")
+    if not text.strip():
+        raise DataError("data.empty_file", path=str(path))
+    try:
+        loaded = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            "data.bad_json", path=str(path), line=exc.lineno, column=exc.colno, error=exc.msg
+        ) from None
+    except _RepeatedKeys as exc:
+        raise _repeated_keys(path, None, exc.names) from None
+    if isinstance(loaded, dict) and isinstance(loaded.get("cases"), list):
+        loaded = loaded["cases"]
+    if not isinstance(loaded, list) or not all(isinstance(r, dict) for r in loaded):
+        raise DataError("data.json_not_list", path=str(path))
+    return loaded
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     rows = []
-    with path.open(encoding="utf-8") as lines:
+    with path.open(encoding="utf-8-sig") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(line, object_pairs_hook=_object)
             except json.JSONDecodeError as exc:
                 raise DataError(
-                    f"{path}, line {number}: not valid JSON ({exc.msg}, column {exc.colno})."
-                ) from None
+                    "data.jsonl_bad_line", path=str(path), line=number, error=exc.msg,
+                    column=exc.colno,
+                ) from None  # fmt: skip
+            except _RepeatedKeys as exc:
+                raise _repeated_keys(path, number, exc.names) from None
             if not isinstance(row, dict):
-                raise DataError(f"{path}, line {number}: each line must be a JSON object.")
+                raise DataError("data.jsonl_not_object", path=str(path), line=number)
             rows.append(row)
+    if not rows:
+        raise DataError("data.empty_file", path=str(path))
     return rows
+
+
+def _read_csv(path: Path, sep: str, dtype: Any = None) -> list[dict[str, Any]]:
+    """The rows of a CSV (TSV) file, refusing what pandas would shift or drop silently.
+
+    Every cell is text as written (an empty cell is ``""``); ``dtype`` (a type,
+    or a dict of column -> type) is given to pandas for the columns it names.
+
+    A header that repeats a name (pandas renames the copy ``label.1``) and a row
+    with more fields than the header (pandas then takes the first fields as the
+    index, so every column holds its neighbour's value) are errors naming them.
+    """
+    import pandas as pd
+
+    header = _csv_header(path, sep)
+    _refuse_duplicate_columns(header, path)
+    types: Any = str
+    if isinstance(dtype, Mapping):
+        unknown = [name for name in dtype if name not in header]
+        if unknown:
+            raise DataError(
+                "data.unknown_column", name=unknown[0], columns=", ".join(map(str, header))
+            )
+        types = {name: dtype.get(name, str) for name in header}
+    elif dtype is not None:
+        types = dtype
+    try:
+        frame = pd.read_csv(path, sep=sep, keep_default_na=False, dtype=types)
+    except pd.errors.ParserError as exc:
+        raise _extra_fields(path, sep, len(header)) or DataError(
+            "data.bad_csv", path=str(path), error=str(exc).strip()
+        ) from None
+    except UnicodeDecodeError:
+        raise  # _read_file names the line and the byte
+    except (TypeError, ValueError) as exc:  # a dtype the cells do not fit
+        raise DataError("data.bad_dtype", path=str(path), error=str(exc).strip()) from None
+    if not isinstance(frame.index, pd.RangeIndex):  # rows longer than the header
+        raise _extra_fields(path, sep, len(header)) or DataError(
+            "data.bad_csv", path=str(path), error="rows have more fields than the header"
+        )
+    return frame.to_dict("records")
+
+
+def _csv_header(path: Path, sep: str) -> list[str]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        for row in csv.reader(handle, delimiter=sep):
+            if row:
+                return row
+    raise DataError("data.empty_file", path=str(path))
+
+
+def _extra_fields(path: Path, sep: str, expected: int) -> DataError | None:
+    """The first row with more fields than the header, as an error naming its line."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle, delimiter=sep)
+            next(reader, None)  # the header
+            while True:
+                line = reader.line_num + 1  # where the next row starts
+                row = next(reader, None)
+                if row is None:
+                    return None
+                if len(row) > expected:
+                    return DataError(
+                        "data.extra_fields",
+                        path=str(path),
+                        line=line,
+                        found=len(row),
+                        expected=expected,
+                    )
+    except csv.Error:  # a field past the csv module's size limit: say what pandas said
+        return None
+
+
+def _read_parquet(path: Path) -> list[dict[str, Any]]:
+    import pandas as pd
+
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as exc:
+        raise DataError("data.bad_parquet", path=str(path), error=exc) from None
+    _refuse_duplicate_columns(frame.columns, path)
+    return frame.to_dict("records")
 
 
 def load_cases(
@@ -179,17 +441,30 @@ def load_cases(
     split: str | None = None,
     *,
     output_column: str | None = None,
-) -> list[Case]:
-    """Turn ``data`` into cases.
+    json_columns: str | Sequence[str] | None = None,
+    dtype: Any = None,
+) -> Cases:
+    """Turn ``data`` into cases (a list of :class:`Case`, with notes: :class:`Cases`).
 
     ``outputs`` names the Output column(s): they form ``expected``; none gives
     ``expected=None``.  ``inputs`` names the input columns (default: every other
     column but ``output_column`` and the split column).  ``output_column`` holds
     outputs computed beforehand.
+
+    Cell types: a CSV/TSV cell is **text, exactly as written** (``007`` stays
+    ``"007"``, an empty cell is ``""``), unless you ask.  ``json_columns``
+    names columns whose cells are JSON (``["name", "email"]`` becomes a list, ``42``
+    a number; from any source, text cells only); a cell that is not valid JSON is
+    a :class:`DataError` naming the file, the column and the row.  ``dtype`` (a
+    type, or a dict of column -> type such as ``{"answer": int}``) is handed to
+    pandas for a CSV/TSV file.  JSON files and Parquet keep their own types.
     """
-    rows = read_rows(data, split)
+    json_names = _split_names(json_columns) or []
+    rows, json_like = _read(data, split, dtype, json_names)
     if not rows:
-        raise DataError("The data has no rows: a check needs at least one case.")
+        if isinstance(data, str | os.PathLike):
+            raise DataError("data.no_rows_in_file", path=os.fspath(data))
+        raise DataError("data.no_rows")
     columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))  # C-speed, in order
     output_names = _split_names(outputs) or []
     input_names = _split_names(inputs)
@@ -198,15 +473,14 @@ def load_cases(
         asked.append(output_column)
     for name in asked:
         if name not in columns:
-            raise DataError(
-                f"Unknown column {name!r}; the data has: {', '.join(map(str, columns))}."
-            )
+            raise DataError("data.unknown_column", name=name, columns=", ".join(map(str, columns)))
+    defaulted = input_names is None
     if input_names is None:
         skip = {*output_names, output_column, SPLIT_COLUMN if split is not None else None}
         input_names = [name for name in columns if name not in skip]
     pick_input = _picker(input_names)
     pick_expected = _picker(output_names) if output_names else None
-    return [
+    cases = Cases(
         Case(
             index,
             pick_input(row),
@@ -214,7 +488,19 @@ def load_cases(
             row.get(output_column) if output_column is not None else NO_OUTPUT,
         )
         for index, row in enumerate(rows)
-    ]
+    )
+    cases.default_inputs = tuple(input_names) if defaulted else None
+    cases.json_like = json_like
+    return cases
+
+
+def inputs_note(cases: Sequence[Case], lang: str | None = None) -> str | None:
+    """A sentence naming the columns that became inputs by default (None: ``inputs`` named them)."""
+    names = getattr(cases, "default_inputs", None)
+    if names is None:
+        return None
+    shown = ", ".join(map(str, names)) if names else t("data.no_input_columns", lang)
+    return t("data.inputs_chosen", lang, columns=shown)
 
 
 def _picker(names: Sequence[str]) -> Any:
@@ -228,16 +514,20 @@ def _picker(names: Sequence[str]) -> Any:
 def pick_cases(
     cases: list[Case], count: int | None, sample: str = "first", seed: int | None = None
 ) -> list[Case]:
-    """The cases a run uses: the first ``count``, or ``count`` at random with ``seed``."""
+    """The cases a run uses: the first ``count``, or ``count`` at random with ``seed``.
+
+    The data's notes (:class:`Cases`) stay with the cases chosen.
+    """
+    keep = cases.noted if isinstance(cases, Cases) else list
     if count is None or count >= len(cases):
-        return list(cases)
+        return keep(cases)
     if count < 1:
         raise ValueError(f"cases must be 1 or more, got {count}.")
     if sample == "first":
-        return cases[:count]
+        return keep(cases[:count])
     if sample == "random":
         chosen = random.Random(seed).sample(range(len(cases)), count)
-        return [cases[i] for i in sorted(chosen)]
+        return keep(cases[i] for i in sorted(chosen))
     raise ValueError(f"sample must be 'first' or 'random', got {sample!r}.")
 
 
@@ -250,4 +540,4 @@ def load_example(name: str = "tickets") -> Path:
         if candidate.is_file():
             return candidate
     known = sorted(p.stem for p in EXAMPLES.iterdir() if p.suffix in (".csv", ".jsonl", ".py"))
-    raise DataError(f"No example named {name!r}; the examples are: {', '.join(known)}.")
+    raise DataError("data.no_example", name=name, known=", ".join(known))

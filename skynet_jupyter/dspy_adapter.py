@@ -46,10 +46,10 @@ from .metric import Metric, load_metric
 from .runtime import (
     METRIC,
     CaseContext,
-    _Configured,
     _current,
     current_settings,
     install_skynet_module,
+    settings_version,
 )
 
 __all__ = ["DSPyContractError", "from_dspy_program", "to_dspy_metric"]
@@ -75,7 +75,8 @@ class DSPyContractError(ContractError):
         self.lang = lang
 
     def __str__(self) -> str:
-        return f"{t(f'step.{self.step}', self.lang)}: {self.message(self.lang)}"
+        title = t(f"step.{self.step}", self.lang)
+        return t("labelled", self.lang, label=title, text=self.message(self.lang))
 
 
 @functools.cache
@@ -146,7 +147,7 @@ def example_fields(example: Any) -> tuple[dict[str, Any], dict[str, Any] | None]
 
 
 class _Models:
-    """The models ``llm()`` uses, re-read only when ``configure()`` or the environment change."""
+    """The models ``llm()`` uses, re-read only when a setting or the environment changes."""
 
     _VARIABLES = ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL")
 
@@ -155,8 +156,8 @@ class _Models:
         self.settings: Any = None
 
     def current(self) -> Any:
-        key = (_Configured.settings, *map(os.environ.get, self._VARIABLES))
-        if len(key) != len(self.key) or key[0] is not self.key[0] or key[1:] != self.key[1:]:
+        key = (settings_version(), *map(os.environ.get, self._VARIABLES))
+        if key != self.key:
             self.settings = current_settings()
             self.key = key
         return self.settings

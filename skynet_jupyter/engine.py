@@ -9,22 +9,26 @@ and options into cases, runs them, and builds the report with its steps.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import itertools
+import os
 import time
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from concurrent.futures import Executor
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ._runner import CaseRunner, Limits
-from ._workers import supervise
-from .contract import ContractError
-from .dataset import NO_OUTPUT, Case, DataError, load_cases, pick_cases
-from .i18n import resolve_lang
+from ._runner import RUN_TIMEOUT, CaseRunner, Limits
+from ._workers import StoppedByListener, supervise
+from .contract import METRIC_RETURN_VALUE, RUN_FUNCTION, ContractError, short_repr
+from .dataset import NO_OUTPUT, Case, DataError, inputs_note, load_cases, pick_cases
+from .i18n import resolve_lang, t
 from .metric import Metric, load_metric
 from .report import CaseResult, CheckReport, EvalReport, build_steps
-from .runtime import ModelSettings, current_settings
+from .run_store import RunStore, model_identity, output_key
+from .runtime import ModelSettings, Observation, current_settings
 
 __all__ = [
     "CaseFinished",
@@ -64,6 +68,8 @@ class Finished:
 Event = CaseStarted | CaseFinished | Finished
 Listener = Callable[[Event], None]
 
+ISOLATIONS = ("thread", "process")
+
 
 def run_case(
     metric: Metric | Callable[..., Any],
@@ -98,25 +104,36 @@ def _prepare(
     output_column: str | None,
     cases: int | None,
     timeout: float,
+    run_timeout: float,
+    isolation: str,
     lang: str | None,
     sample: str,
     seed: int | None,
     models: ModelSettings | None,
+    json_columns: str | Sequence[str] | None = None,
+    dtype: Any = None,
 ) -> tuple[CaseRunner | None, ContractError | None, list[Case], str]:
     language = resolve_lang(lang)
-    limits = Limits.checked(timeout)
+    limits = Limits.checked(timeout, run_timeout, language)
+    if isolation not in ISOLATIONS:
+        raise ValueError(t("limits.isolation", language, value=short_repr(isolation)))
     if run is not None and output_column is not None:
-        raise DataError("Give run= or output_column=, not both.")
+        raise DataError("data.both_outputs")
     if run is None and output_column is None:
-        raise DataError(
-            "No outputs: give run= (outputs come from run(artifact, input)) "
-            "or output_column= (outputs already in the data)."
-        )
+        raise DataError("data.no_outputs")
     if run is not None:
         from .metric import load_function
 
         run = load_function(run)
-    all_cases = load_cases(data, outputs, inputs, split, output_column=output_column)
+    all_cases = load_cases(
+        data,
+        outputs,
+        inputs,
+        split,
+        output_column=output_column,
+        json_columns=json_columns,
+        dtype=dtype,
+    )
     chosen = pick_cases(all_cases, cases, sample, seed)
     try:
         loaded = load_metric(metric)
@@ -127,13 +144,35 @@ def _prepare(
 
 
 class RunCache:
-    """Outputs of ``run(artifact, input)`` kept in the kernel, so re-checks skip the run."""
+    """Outputs of ``run(artifact, input)``, so re-checks skip the run (and its cost).
 
-    def __init__(self, store: MutableMapping[Any, Any] | None = None) -> None:
+    In the kernel by default; with ``path=`` also in a sqlite file that survives a
+    restart and is shared by processes (:mod:`run_store`).  An output is found
+    again only for the same run function (code, closure, the data it reads), the
+    same artifact, the same input and the same task model; the API key is not
+    part of that.  A cached case keeps the time and cost of the run that made
+    it, so a reward's speed and cost parts stay those of the real run.
+    """
+
+    def __init__(
+        self,
+        store: MutableMapping[Any, Any] | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> None:
         self.store: MutableMapping[Any, Any] = {} if store is None else store
+        self.disk: RunStore | None = None if path is None else RunStore(path)
+        self.reads = True  # False: every case runs again, and its output replaces the old one
+
+    def fresh(self) -> RunCache:
+        """This cache, written to but not read from (``--fresh``: run everything again)."""
+        again = RunCache(self.store)
+        again.disk = self.disk
+        again.reads = False
+        return again
 
     @staticmethod
-    def key(run: Any, artifact: Any, case_input: Any) -> Any:
+    def key(run: Any, artifact: Any, case_input: Any, task_model: Any = None) -> Any:
         code = getattr(run, "__code__", None)
         run_key = (
             getattr(run, "__module__", None),
@@ -141,31 +180,70 @@ class RunCache:
             code.co_code if code is not None else id(run),
             code.co_consts if code is not None else None,
         )
-        return (_freeze(run_key), _freeze(artifact), _freeze(case_input))
+        try:
+            model = model_identity(task_model)
+        except Exception:  # a model object with no stable form: this object only
+            model = ("id", id(task_model))
+        return (_freeze(run_key), _freeze(artifact), _freeze(case_input), _freeze(model))
+
+    def disk_key(self, run: Any, artifact: Any, case_input: Any, task_model: Any) -> str | None:
+        """The file's name for an output (None: not kept on disk)."""
+        return output_key(run, artifact, case_input, task_model)
 
     def fill(self, runner: CaseRunner, cases: Iterable[Case]) -> list[Case]:
         """``cases`` with the outputs this cache knows filled in."""
+        if not self.reads:
+            return list(cases)
         filled = []
+        model = runner.models.task_model
         for case in cases:
-            hit = self.store.get(self.key(runner.run, runner.artifact, case.input))
-            if hit is not None and case.output is NO_OUTPUT:
-                output, seen = hit
-                case = Case(case.index, case.input, case.expected, deepcopy(output), seen)
+            if case.output is NO_OUTPUT:
+                hit = self.store.get(self.key(runner.run, runner.artifact, case.input, model))
+                if hit is None and self.disk is not None:
+                    name = self.disk_key(runner.run, runner.artifact, case.input, model)
+                    hit = None if name is None else _from_disk(self.disk.get(name))
+                if hit is not None:
+                    output, seen = hit
+                    case = Case(case.index, case.input, case.expected, deepcopy(output), seen)
             filled.append(case)
         return filled
 
     def keep(self, runner: CaseRunner, results: Iterable[CaseResult]) -> None:
+        model = runner.models.task_model
         for result in results:
             if result.cached or result.measured is None or result.measured.run_ms is None:
                 continue
-            key = self.key(runner.run, runner.artifact, result.input)
-            self.store[key] = (deepcopy(result.output), result.measured)
+            entry = (deepcopy(result.output), result.measured)
+            self.store[self.key(runner.run, runner.artifact, result.input, model)] = entry
+            if self.disk is not None:
+                name = self.disk_key(runner.run, runner.artifact, result.input, model)
+                if name is not None:
+                    # Plain fields, not the class: a later version may add fields.
+                    self.disk.put(name, (entry[0], dataclasses.asdict(result.measured)))
 
-    def clear(self) -> None:
+    def clear(self) -> int:
+        """Forget every output, in the kernel and on disk; how many were forgotten."""
+        count = len(self.store)
         self.store.clear()
+        if self.disk is not None:
+            count = max(count, self.disk.clear())
+        return count
 
     def __len__(self) -> int:
-        return len(self.store)
+        return max(len(self.store), 0 if self.disk is None else len(self.disk))
+
+
+def _from_disk(entry: Any) -> tuple[Any, Observation] | None:
+    """(output, observation) from a stored entry, or None (a miss) if it is not one."""
+    try:
+        output, fields = entry
+        known = {f.name for f in dataclasses.fields(Observation)}
+        seen = Observation(**{k: v for k, v in fields.items() if k in known})
+    except Exception:  # an entry of another version or shape: run again
+        return None
+    if not isinstance(seen.run_ms, int | float):
+        return None
+    return output, seen
 
 
 def _freeze(value: Any) -> Any:
@@ -195,6 +273,8 @@ def _execute(
     **options: Any,
 ) -> CheckReport:
     started = time.perf_counter()
+    if executor is not None and options["isolation"] != "thread":
+        raise ValueError(t("limits.isolation_executor", resolve_lang(options["lang"])))
     runner, load_error, chosen, lang = _prepare(metric, data, **options)
     report_type = EvalReport if kind == "eval" else CheckReport
     if runner is None:
@@ -213,8 +293,9 @@ def _execute(
             total_cases=len(chosen),
         )
         if on_event is not None:
-            on_event(Finished(report))
+            _tell(on_event, Finished(report), report)
         return report
+    data_notes = chosen  # a Cases list: what loading noticed (for the advice and the run step)
     if run_cache is not None and runner.run is not None:
         chosen = run_cache.fill(runner, chosen)
     total = len(chosen)
@@ -228,14 +309,26 @@ def _execute(
             on_event(CaseFinished(result, next(progress), total))
 
     listener = deliver if on_event is not None else None
-    if executor is None:
-        results, interrupted = supervise(
-            runner, chosen, concurrency=concurrency, on_result=listener
-        )
-    else:
-        from .scale import run_on_executor
+    stopped: StoppedByListener | None = None
+    try:
+        if executor is not None:
+            from .scale import run_on_executor
 
-        results, interrupted = run_on_executor(executor, runner, chosen, on_result=listener)
+            results, interrupted = run_on_executor(executor, runner, chosen, on_result=listener)
+        elif options["isolation"] == "process":
+            from ._isolation import run_isolated
+
+            results, interrupted = run_isolated(
+                runner, chosen, concurrency=concurrency, on_result=listener
+            )
+        else:
+            results, interrupted = supervise(
+                runner, chosen, concurrency=concurrency, on_result=listener
+            )
+    except StoppedByListener as stop:
+        stopped = stop
+        results, interrupted = stop.results, True
+    results = _account(chosen, results, interrupted, lang)
     if run_cache is not None and runner.run is not None:
         run_cache.keep(runner, results)
     report = report_type(
@@ -254,14 +347,83 @@ def _execute(
         total_cases=total,
         elapsed_s=time.perf_counter() - started,
     )
+    if runner.run is not None:
+        _note_inputs(report, data_notes)
     from .advice import advise
 
-    advice = advise(report)
+    advice = advise(report, data_notes)
     if advice is not None:
         report.steps.append(advice)
+    if stopped is not None:
+        _attach(stopped.error, report)
+        raise stopped.error
     if on_event is not None:
-        on_event(Finished(report))
+        _tell(on_event, Finished(report), report)
     return report
+
+
+def _note_inputs(report: CheckReport, cases: Sequence[Case]) -> None:
+    """The run step names the columns that became inputs when ``inputs`` did not name them."""
+    note = inputs_note(cases, report.lang)
+    if note is None:
+        return
+    for number, step in enumerate(report.steps):
+        if step.id == RUN_FUNCTION:
+            message = f"{step.message} {note}" if step.message else note
+            report.steps[number] = replace(step, message=message)
+
+
+def _account(
+    chosen: Sequence[Case], results: list[CaseResult], interrupted: bool, lang: str
+) -> list[CaseResult]:
+    """One result per case asked, in order: a case without one fails, saying so.
+
+    Every path (threads, processes, an executor, Dask) ends here, so a case
+    lost anywhere can never make a report pass.  Interrupted runs keep only
+    what finished (the report says it was interrupted).
+    """
+    if len(results) == len(chosen) and [r.index for r in results] == [c.index for c in chosen]:
+        return results
+    by_index: dict[int, CaseResult] = {}
+    for result in results:
+        by_index.setdefault(result.index, result)  # the first result of a case wins
+    kept: list[CaseResult] = []
+    for case in chosen:
+        found = by_index.get(case.index)
+        if found is not None:
+            kept.append(found)
+        elif not interrupted:
+            lost = CaseResult(case.index, case.input, case.expected)
+            if case.output is not NO_OUTPUT:
+                lost.output = case.output
+            lost.failed_step = METRIC_RETURN_VALUE
+            lost.error = t("case.lost", lang)
+            kept.append(lost)
+    return kept
+
+
+def _attach(error: BaseException, report: CheckReport) -> None:
+    """Keep the partial report on the listener's exception, and say so on it."""
+    with contextlib.suppress(AttributeError, TypeError):  # a type without a __dict__
+        error.skynet_report = report  # type: ignore[attr-defined]
+    error.add_note(
+        t(
+            "engine.listener_failed",
+            report.lang,
+            done=len(report.cases),
+            total=report.total_cases,
+        )
+    )
+
+
+def _tell(on_event: Listener, event: Event, report: CheckReport) -> None:
+    """The last event; if the listener raises, its exception carries the (whole) report."""
+    try:
+        on_event(event)
+    except Exception as exc:
+        with contextlib.suppress(AttributeError, TypeError):
+            exc.skynet_report = report  # type: ignore[attr-defined]
+        raise
 
 
 def check(
@@ -282,6 +444,10 @@ def check(
     seed: int | None = None,
     models: ModelSettings | None = None,
     run_cache: RunCache | None = None,
+    run_timeout: float = RUN_TIMEOUT,
+    isolation: str = "thread",
+    json_columns: str | Sequence[str] | None = None,
+    dtype: Any = None,
 ) -> CheckReport:
     """The contract check: run the metric on the first ``cases`` cases (3).
 
@@ -289,6 +455,19 @@ def check(
     or source text.  Outputs come from ``run(artifact, input)`` or from the
     ``output_column`` of the data.  Returns a :class:`CheckReport`; a metric
     that breaks the contract fails the report, it never raises.
+
+    ``timeout`` is the metric's time limit per call (1..600 s); ``run_timeout``
+    the run function's, per case (1..86400 s, default 600).  ``isolation``:
+    ``"thread"`` (default, fastest) or ``"process"``: each case runs in a worker
+    process that is killed when the case runs past its limit, so a call blocked
+    in C (``time.sleep``, a socket read) is really stopped; notebook-defined
+    code is sent by value (cloudpickle).  If ``on_event`` raises, no new case
+    starts, the calls in flight finish, and its exception is raised with the
+    partial report (marked interrupted) as its ``skynet_report`` attribute.
+
+    ``json_columns`` parses the named columns' cells as JSON; ``dtype`` gives
+    pandas the types of CSV/TSV columns (otherwise every cell is text, as
+    written): see :func:`~skynet_jupyter.load_cases`.
     """
     return _execute(
         "check",
@@ -306,10 +485,14 @@ def check(
         output_column=output_column,
         cases=cases,
         timeout=timeout,
+        run_timeout=run_timeout,
+        isolation=isolation,
         lang=lang,
         sample=sample,
         seed=seed,
         models=models,
+        json_columns=json_columns,
+        dtype=dtype,
     )
 
 
@@ -333,11 +516,18 @@ def evaluate(
     seed: int | None = None,
     models: ModelSettings | None = None,
     run_cache: RunCache | None = None,
+    run_timeout: float = RUN_TIMEOUT,
+    isolation: str = "thread",
+    json_columns: str | Sequence[str] | None = None,
+    dtype: Any = None,
 ) -> EvalReport:
     """Every case (or the first ``cases``), ``concurrency`` at a time, or on ``executor``.
 
-    The same machinery as :func:`check`; returns an :class:`EvalReport` with
+    The same machinery as :func:`check` (``timeout``, ``run_timeout``,
+    ``isolation``, ``on_event`` as there); returns an :class:`EvalReport` with
     the mean score, the means of named scores, and the worst cases first.
+    ``isolation="process"`` runs ``concurrency`` worker processes; it does not
+    combine with ``executor`` (whose workers are the executor's).
     """
     if not isinstance(concurrency, int) or concurrency < 1:
         raise ValueError(f"concurrency must be a whole number of 1 or more, got {concurrency!r}.")
@@ -357,8 +547,12 @@ def evaluate(
         output_column=output_column,
         cases=cases,
         timeout=timeout,
+        run_timeout=run_timeout,
+        isolation=isolation,
         lang=lang,
         sample=sample,
         seed=seed,
         models=models,
+        json_columns=json_columns,
+        dtype=dtype,
     )

@@ -18,25 +18,44 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from traitlets import Any as AnyTrait
-from traitlets import Bool, Enum, Float, Int, TraitError, observe, validate
+from traitlets import Bool, Enum, Float, Int, TraitError, Unicode, observe, validate
 
 from ._magic_support import (
     CellMark,
     LastCheck,
     ReplayCache,
     lazy_show,
+    listed_options,
     no_new_run,
     save_source,
     shown_live,
 )
+from ._optimize_magic import OPTIMIZE_OPTIONS, run_optimize
+from ._quality_magic import (
+    AGREE_OPTIONS,
+    COMPARE_OPTIONS,
+    PROBE_OPTIONS,
+    STABILITY_OPTIONS,
+    run_quality,
+)
+from ._runner import RUN_TIMEOUT
 from .contract import ContractError
 from .dataset import DataError
 from .engine import RunCache, check, evaluate
 from .i18n import LANGUAGES, resolve_lang, t
 from .metric import Metric, load_function, load_metric
+from .optimize import OptimizeReport
+from .progress_line import ProgressLine
 from .render import headline
 from .report import CheckReport, EvalReport
-from .runtime import ModelSettings, configure, install_skynet_module, uninstall_skynet_module
+from .run_store import RunStore
+from .runtime import (
+    ModelSettings,
+    install_skynet_module,
+    settings_changed,
+    uninstall_skynet_module,
+    use_session_settings,
+)
 from .tracebacks import user_traceback
 
 __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
@@ -70,18 +89,7 @@ class UserCodeError(Exception):
 # --- options shared by %skynet_check and %skynet_eval -------------------------------
 
 
-def _options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """Apply magic_arguments decorators so that they list in the order given."""
-
-    def apply(func: Any) -> Any:
-        for decorate in reversed(decorators):
-            func = decorate(func)
-        return func
-
-    return apply
-
-
-_CASE_OPTIONS = _options(
+_CASE_OPTIONS = listed_options(
     argument("--metric", metavar="NAME", help="the registered metric to use (default: default)"),
     argument(
         "--data",
@@ -92,6 +100,12 @@ _CASE_OPTIONS = _options(
     ),
     argument("--outputs", metavar="COLS", help="Output column(s), comma-separated: form expected"),
     argument("--inputs", metavar="COLS", help="input column(s) (default: every other column)"),
+    argument(
+        "--json-columns",
+        metavar="COLS",
+        help="column(s) whose cells are JSON (lists, objects, numbers), comma-separated; "
+        "other CSV/TSV cells stay text, as written",
+    ),
     argument("--split", metavar="NAME", help="use only this split of the data"),
     argument(
         "--run",
@@ -101,7 +115,8 @@ _CASE_OPTIONS = _options(
     argument(
         "--artifact",
         metavar="EXPR",
-        help="what run receives: a notebook variable or expression, or a file (its text)",
+        help="what run receives: 'quoted text' as is, a notebook variable or expression, "
+        "or a file (its text)",
     ),
     argument("--output-column", metavar="COL", help="outputs already in this column of the data"),
     argument("--cases", metavar="N", type=int, help="how many cases (check: 3; eval: all)"),
@@ -110,6 +125,18 @@ _CASE_OPTIONS = _options(
         metavar="S",
         type=float,
         help="metric time limit per call in seconds, 1..600 (default: SkynetMagics.timeout, 60)",
+    ),
+    argument(
+        "--run-timeout",
+        metavar="S",
+        type=float,
+        help="run function time limit per case in seconds, 1..86400 (default: 600)",
+    ),
+    argument(
+        "--isolation",
+        choices=("thread", "process"),
+        help="run cases in threads (default) or in worker processes that are killed "
+        "when a case runs past its limit (a call blocked in C is really stopped)",
     ),
     argument("--lang", choices=LANGUAGES, help="language of the report"),
     argument(
@@ -169,6 +196,14 @@ class SkynetMagics(Magics):
         "Same forms as task_model; SKYNET_REFLECTION_MODEL.",
     ).tag(config=True)
 
+    cache_dir = Unicode(
+        ".skynet_cache",
+        allow_none=True,
+        help="Folder (relative to the working directory) where run(artifact, input) outputs "
+        "are kept across kernel restarts; None keeps them in the kernel only. --fresh runs "
+        "again for one call; %skynet_cache shows the size and --clear empties it.",
+    ).tag(config=True)
+
     @validate("task_model", "metric_model", "reflection_model")
     def _check_model(self, proposal: Any) -> Any:
         value = proposal["value"]
@@ -182,19 +217,33 @@ class SkynetMagics(Magics):
             raise TraitError(str(problem)) from None
 
     @observe("task_model", "metric_model", "reflection_model")
-    def _configure_models(self, change: Any) -> None:
-        # llm() called in a plain cell (outside a check) reads configure(): keep it in step.
-        if change["new"] is not None:
-            configure(**{change["name"]: change["new"]})
+    def _models_changed(self, change: Any) -> None:
+        # llm() in a plain cell reads these live (runtime.use_session_settings, set by
+        # load()); nothing is copied into configure(), so None really unsets a model.
+        settings_changed()
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
         super().__init__(shell=shell, **kwargs)
         self.metrics: dict[str, Metric] = {}
+        self.previous_metrics: dict[str, Metric] = {}  # %skynet_compare NAME: the last version
         self.run_cache = RunCache()
+        self._open_cache_dir()
         self.last_checks: dict[str, LastCheck] = {}
         self.installed_skynet = False
         self._cell: CellMark | None = None
         self._on_post_run_cell = self._end_of_cell
+
+    @observe("cache_dir")
+    def _cache_dir_changed(self, change: Any) -> None:
+        self._open_cache_dir()
+
+    def _open_cache_dir(self) -> None:
+        if self.run_cache.disk is not None:
+            self.run_cache.disk.close()
+        folder = self.cache_dir
+        # Resolved now: a later os.chdir in the notebook must not move the cache.
+        path = None if folder is None else Path(folder).expanduser().resolve() / "runs.sqlite"
+        self.run_cache.disk = None if path is None else RunStore(path)
 
     # --- %%skynet_metric / %skynet_metric ---------------------------------------
 
@@ -268,6 +317,9 @@ class SkynetMagics(Magics):
             raise _in_language(problem, self._lang()) from None
 
     def _register(self, metric: Metric, lang: str, notes: list[str] | None = None) -> None:
+        earlier = self.metrics.get(metric.name)
+        if earlier is not None and earlier.source != metric.source:
+            self.previous_metrics[metric.name] = earlier
         self.metrics[metric.name] = metric
         lines = [_summary(metric, lang), *(f"  {note}" for note in notes or [])]
         if metric.name in self.last_checks:
@@ -372,6 +424,161 @@ class SkynetMagics(Magics):
         args = parse_argstring(self.skynet_eval, line)
         return self._execute("eval", args, silenced)  # type: ignore[return-value]
 
+    @magic_arguments("skynet_optimize")
+    @OPTIMIZE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_optimize(self, line: str) -> OptimizeReport:
+        """Preview the optimizer: a short, budgeted run of the real GEPA, driven by the metric.
+
+        GEPA improves --artifact (the text run(artifact, input) receives) for
+        --budget metric calls (default 40; --max-cost USD also stops it),
+        learning from a share of the cases and validating on the rest (--val,
+        default 0.3). New texts come from the reflection model (--reflection-model,
+        else SkynetMagics.reflection_model). The live view shows each
+        candidate's score as it is evaluated, the best so far, for each
+        proposal the feedback the reflection model read and a word diff of
+        the new text, and the cost so far. Interrupting keeps what was found.
+        Returns the OptimizeReport (.best_artifact, .candidates, .to_frame()).
+
+        Example::
+
+            r = %skynet_optimize --data tickets --outputs label --run classify --artifact prompt
+            r.best_artifact
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_optimize, line)
+        return run_optimize(self, args, silenced)
+
+    @magic_arguments("skynet_cache")
+    @argument("--clear", action="store_true", help="forget every cached output")
+    @line_magic
+    def skynet_cache(self, line: str) -> None:
+        """Show the run cache (outputs of run(artifact, input) kept for re-checks).
+
+        Outputs are kept in the kernel and, unless %config SkynetMagics.cache_dir
+        = None, in a file under cache_dir, so a kernel restart does not call the
+        task model again. --clear forgets them all; --fresh on %skynet_check
+        runs again for one call.
+
+        Example::
+
+            %skynet_cache
+            %skynet_cache --clear
+        """
+        args = parse_argstring(self.skynet_cache, line)
+        lang = self._lang()
+        cache = self.run_cache
+        if args.clear:
+            print(t("magic.cache_cleared", lang, count=cache.clear()))
+            return
+        memory = len(cache.store)
+        if cache.disk is None:
+            print(t("magic.cache_off", lang, memory=memory))
+            return
+        size = cache.disk.size_bytes()
+        print(
+            t(
+                "magic.cache_status",
+                lang,
+                memory=memory,
+                disk=len(cache.disk),
+                path=cache.disk.path,
+                size=f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / 2**20:.1f} MiB",
+            )
+        )
+
+    # --- metric quality: %skynet_probe, %skynet_stability, %skynet_agree, %skynet_compare
+
+    @magic_arguments("skynet_probe")
+    @_CASE_OPTIONS
+    @PROBE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_probe(self, line: str) -> Any:
+        """Probe a registered metric for what an optimizer could game; returns a ProbeReport.
+
+        Scores synthetic outputs a good metric must rank low (empty, the input
+        echoed, another case's output, every expected value at once, the output
+        padded 20 times, the output plus "reply PASS" for a judge) beside the
+        expected value, on the same cases, and lists each probe that scores as
+        high as the right answer, with how to fix the metric. The options of
+        %skynet_eval, plus --probes IDS. Real outputs come from --run (through
+        the kernel's cache) or --output-column; the probes never call run.
+        Findings do not end the cell with an error.
+
+        Example::
+
+            report = %skynet_probe --data tickets --outputs label --run classify --artifact prompt
+            report.flagged
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "probe", parse_argstring(self.skynet_probe, line), silenced)
+
+    @magic_arguments("skynet_stability")
+    @_CASE_OPTIONS
+    @STABILITY_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_stability(self, line: str) -> Any:
+        """Score the same outputs --repeats times (5); returns a StabilityReport.
+
+        Shows the flip rate (cases whose score is not the same in every repeat),
+        each case's mean and spread, the judge's cost, and advice when the judge
+        flips. The run is not repeated; model calls are never served from a
+        cache. The options of %skynet_eval, plus --repeats N.
+
+        Example::
+
+            %skynet_stability --data tickets --outputs label --output-column label --repeats 5
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_stability, line)
+        return run_quality(self, "stability", args, silenced)
+
+    @magic_arguments("skynet_agree")
+    @_CASE_OPTIONS
+    @AGREE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_agree(self, line: str) -> Any:
+        """Compare a metric's scores with human labels; returns an AgreementReport.
+
+        --human COL names the column of labels (never given to the metric).
+        Pass/fail labels give accuracy, Cohen's kappa and the confusion table (a
+        score at or above --threshold, 0.5, is a pass); numeric labels give
+        Spearman and Pearson. The disagreements are listed worst first.
+
+        Example::
+
+            %skynet_agree --data labelled --outputs label --output-column prediction --human ok
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "agree", parse_argstring(self.skynet_agree, line), silenced)
+
+    @magic_arguments("skynet_compare")
+    @_CASE_OPTIONS
+    @COMPARE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_compare(self, line: str) -> Any:
+        """Two metrics on the same outputs, side by side; returns a CompareReport.
+
+        NAME_A NAME_B: two registered metrics. One NAME: the version of that
+        metric registered before the last %%skynet_metric edit, and the current
+        one. The run is called once per case (or the outputs come from
+        --output-column); shows per-case scores and feedback, what changed, the
+        mean change (b - a), and both reward decompositions when both metrics
+        define REWARD_SPEC.
+
+        Example::
+
+            %skynet_compare strict lenient --data tickets --outputs label --output-column label
+            %skynet_compare default --data tickets --outputs label --run classify --artifact prompt
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "compare", parse_argstring(self.skynet_compare, line), silenced)
+
     def _execute(self, kind: str, args: Any, silenced: bool) -> CheckReport:
         language = self._lang(args.lang)
         name = _unquote(args.metric) if args.metric else DEFAULT_NAME
@@ -385,36 +592,55 @@ class SkynetMagics(Magics):
             if args.executor:
                 engine_options["executor"] = self._executor(args.executor)
         view = None
-        listener = None
-        if not silenced:
+        listener: Callable[[Any], None] | None = None
+        progress = None
+        if not silenced and _in_terminal(self.shell):
+            # Terminal IPython has no widgets: a progress line, erased before the report
+            # (which the cell's Out prints as text, wrapped to the terminal's width).
+            running = "view.running_check" if kind == "check" else "view.running_eval"
+            progress = ProgressLine(t(running, language), language)
+            progress.show()
+            listener = progress.on_event
+        elif not silenced:
             from .widgets import LiveView
 
             view = LiveView(
                 kind=kind, lang=language, metric_name=metric.name, reward_spec=metric.reward_spec
             )
             listener = lazy_show(view)
-        cache = RunCache() if args.fresh else self.run_cache
+        cache = self.run_cache.fresh() if args.fresh else self.run_cache
         run_engine = check if kind == "check" else evaluate
+        # In a terminal, a print from the metric or the run erases the progress line first.
+        erasing = progress.erasing() if progress is not None else contextlib.nullcontext()
         try:
-            report = run_engine(
-                metric,
-                data,
-                on_event=listener,
-                run_cache=cache,
-                models=self._models(),
-                **options,
-                **engine_options,
-            )
-        except (DataError, ValueError) as problem:
+            with erasing:
+                report = run_engine(
+                    metric,
+                    data,
+                    on_event=listener,
+                    run_cache=cache,
+                    models=self._models(),
+                    **options,
+                    **engine_options,
+                )
+        except DataError as problem:  # in the report's language
+            raise UsageError(problem.message(language)) from None
+        except ValueError as problem:
             raise UsageError(str(problem)) from None
-        if cache is not self.run_cache:
-            self.run_cache.store.update(cache.store)
+        finally:
+            if progress is not None:
+                progress.clear()
         if kind == "check":  # what the edit loop re-runs when this metric is registered again
             self.last_checks[metric.name] = LastCheck(data, options, view)
-        if report.interrupted:
+        stops = report.interrupted or (
+            not report.passed and self.raise_on_failure and not args.no_raise
+        )
+        if stops:
+            if progress is not None:  # no live view showed it: the report, then the error
+                print(report)
             raise CheckFailed(_outcome(report), report)
-        if not report.passed and self.raise_on_failure and not args.no_raise:
-            raise CheckFailed(_outcome(report), report)
+        if progress is not None:
+            return report
         if self._cell is None:
             self._cell = CellMark()
         return shown_live(report, self._cell)
@@ -430,16 +656,21 @@ class SkynetMagics(Magics):
             raise UsageError(t("magic.not_function", lang, text=args.run, type=type(run).__name__))
         artifact = None
         if args.artifact is not None:
-            artifact = self._resolve("--artifact", args.artifact, _artifact_file)
+            artifact = _quoted(args.artifact)
+            if artifact is None:
+                artifact = self._resolve("--artifact", args.artifact, _artifact_file)
         return {
             "outputs": _unquote(args.outputs) if args.outputs else None,
             "inputs": _unquote(args.inputs) if args.inputs else None,
+            "json_columns": _unquote(args.json_columns) if args.json_columns else None,
             "split": _unquote(args.split) if args.split else None,
             "run": run,
             "artifact": artifact,
             "output_column": _unquote(args.output_column) if args.output_column else None,
             "cases": args.cases if args.cases is not None or kind == "eval" else 3,
             "timeout": args.timeout if args.timeout is not None else self.timeout,
+            "run_timeout": args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
+            "isolation": args.isolation or "thread",
             "lang": lang,
         }
 
@@ -545,6 +776,18 @@ def _unquote(text: str) -> str:
     return text
 
 
+def _quoted(text: str) -> str | None:
+    """The text inside quotes (``--artifact 'Solve the problem.'``), or None if unquoted.
+
+    One rule for the artifact: quoted is the text itself; unquoted names a
+    notebook variable, an expression or a file.
+    """
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
+        return stripped[1:-1]
+    return None
+
+
 def _data_file(text: str) -> Any:
     path = Path(text).expanduser()
     return str(path) if path.exists() else _MISSING
@@ -583,6 +826,15 @@ def _summary(metric: Metric, lang: str) -> str:
     return "\n  ".join(lines)
 
 
+def _in_terminal(shell: Any) -> bool:
+    """Terminal IPython (no kernel, so no widgets and no display updates in place)."""
+    try:
+        from IPython.terminal.interactiveshell import TerminalInteractiveShell
+    except ImportError:  # prompt_toolkit missing: then this is not terminal IPython
+        return False
+    return isinstance(shell, TerminalInteractiveShell)
+
+
 def _outcome(report: CheckReport) -> str:
     """One line: the headline, and where it failed first."""
     lang = report.lang
@@ -593,7 +845,8 @@ def _outcome(report: CheckReport) -> str:
     if not failed:
         return f"{headline(report)}."
     first = failed[0]
-    line = " ".join(f"{headline(report)} — {first.title}: {first.message}".split())
+    reason = t("labelled", lang, label=first.title, text=first.message)
+    line = " ".join(f"{headline(report)} — {reason}".split())
     return line if line.endswith((".", "!", "?", ")")) else line + "."
 
 
@@ -612,6 +865,7 @@ def load(ipython: Any) -> None:
     )
     ipython.register_magics(magics)
     ipython.events.register("post_run_cell", magics._on_post_run_cell)
+    use_session_settings(magics._models)
 
 
 def unload(ipython: Any) -> None:
@@ -629,5 +883,6 @@ def unload(ipython: Any) -> None:
     with contextlib.suppress(ValueError):
         ipython.events.unregister("post_run_cell", magics._on_post_run_cell)
     magics._end_of_cell(None)
+    use_session_settings(None)
     if magics.installed_skynet:
         uninstall_skynet_module()

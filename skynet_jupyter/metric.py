@@ -8,15 +8,20 @@ signature of ``score`` and ``REWARD_SPEC`` is validated at once.
 from __future__ import annotations
 
 import inspect
+import io
 import linecache
 import os
+import re
 import sys
+import tokenize
+import traceback
 import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .contract import METRIC_LOADS, METRIC_SIGNATURE, ContractError, short_repr
+from .i18n import t
 from .reward import RewardSpec
 from .runtime import install_skynet_module
 from .tracebacks import user_traceback
@@ -119,16 +124,95 @@ def load_metric(
                 spec = None  # a notebook's globals are not the metric's module
         return Metric(metric, name=name, reward_spec=spec)
     text = os.fspath(metric)
-    if isinstance(metric, os.PathLike) or (
-        "\n" not in text and text.endswith(".py") and "(" not in text
-    ):
+    if isinstance(metric, os.PathLike) or _names_a_file(text):
         path = Path(text)
-        if not path.is_file():
-            raise ContractError(METRIC_LOADS, "loads.no_file", path=str(path))
-        return _load_source(
-            path.read_text(encoding="utf-8"), name=name, filename=str(path.resolve())
-        )
+        return _load_source(_metric_source(path), name=name, filename=str(path.resolve()))
     return _load_source(text, name=name, filename=filename)
+
+
+def _names_a_file(text: str) -> bool:
+    """Whether ``text`` is a path rather than source: an existing path always is.
+
+    One line naming something that exists is a path, whatever its name
+    (``metric(1).py``, ``METRIC.PY``, ``metric``); one line ending in ``.py`` in any
+    case is a path even when missing (said so, rather than run as source).
+    """
+    if "\n" in text or not text.strip():
+        return False
+    try:
+        if os.path.lexists(text):
+            return True
+    except (OSError, ValueError):  # too long for a path, or a NUL byte: source
+        return False
+    return text.rstrip().lower().endswith(".py")
+
+
+class SourceFileError(ValueError):
+    """A source file cannot be read as Python text; the message names the file and why."""
+
+    def __init__(self, message_id: str, /, **fields: Any) -> None:
+        self.message_id = message_id
+        self.fields = fields
+        super().__init__(self.message())
+
+    def message(self, lang: str | None = None) -> str:
+        return t(self.message_id, lang, **self.fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_source_error, (self.message_id, self.fields))
+
+
+def _rebuild_source_error(message_id: str, fields: dict[str, Any]) -> SourceFileError:
+    return SourceFileError(message_id, **fields)
+
+
+_CODING_LINE = re.compile(rb"^[ \t\f]*#.*?coding[:=]", re.MULTILINE)  # PEP 263
+
+
+def read_source(path: Path) -> str:
+    """The text of a Python file, decoded as Python decodes it.
+
+    A PEP 263 coding line or a UTF-8 BOM is honoured, else UTF-8.  Raises
+    :class:`SourceFileError` naming the file: missing, a directory, unreadable,
+    or not valid text in its encoding.
+    """
+    shown = str(path)
+    if path.is_dir():
+        raise SourceFileError("source.directory", path=shown)
+    if path.exists() and not path.is_file():  # a pipe or a device: reading could block
+        raise SourceFileError("source.not_regular", path=shown)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceFileError("source.missing", path=shown) from None
+    except OSError as exc:
+        raise SourceFileError("source.unreadable", path=shown, error=exc.strerror or exc) from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        if _CODING_LINE.search(b"\n".join(data.splitlines()[:2])):  # an unknown coding name
+            raise SourceFileError("source.bad_coding", path=shown, error=exc.msg) from None
+        encoding = "utf-8"  # no coding line: its first lines are simply not UTF-8
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceFileError(
+            "source.not_text",
+            path=shown,
+            encoding=encoding,
+            line=line,
+            byte=f"0x{data[exc.start]:02x}",
+        ) from None
+
+
+def _metric_source(path: Path) -> str:
+    try:
+        return read_source(path)
+    except SourceFileError as problem:
+        if problem.message_id == "source.missing":
+            raise ContractError(METRIC_LOADS, "loads.no_file", path=str(path)) from None
+        raise ContractError(METRIC_LOADS, problem.message_id, **problem.fields) from None
 
 
 def _load_source(source: str, *, name: str, filename: str | None) -> Metric:
@@ -172,12 +256,19 @@ def _load_failure(exc: BaseException, filename: str) -> ContractError:
             error=exc.msg,
             detail=detail,
         )
-    return ContractError(
-        METRIC_LOADS,
-        "loads.raised",
-        error=f"{type(exc).__name__}: {short_repr(str(exc))[1:-1]}",
-        detail=detail,
-    )
+    error = f"{type(exc).__name__}: {short_repr(str(exc))[1:-1]}"
+    line = _line_in(exc, filename)
+    if line is not None:
+        return ContractError(
+            METRIC_LOADS, "loads.raised_line", line=line, error=error, detail=detail
+        )
+    return ContractError(METRIC_LOADS, "loads.raised", error=error, detail=detail)
+
+
+def _line_in(exc: BaseException, filename: str) -> int | None:
+    """The line of ``filename`` where ``exc`` was raised (its last frame there), if any."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    return frames[-1].lineno if frames else None
 
 
 def load_function(spec: Callable[..., Any] | str) -> Callable[..., Any]:
@@ -188,18 +279,22 @@ def load_function(spec: Callable[..., Any] | str) -> Callable[..., Any]:
         raise TypeError(f"run must be a function or 'FILE.py:FUNC', got {short_repr(spec)}.")
     path_text, _, func_name = spec.rpartition(":") if ":" in spec else (spec, "", "run")
     path = Path(path_text)
+    if path.is_dir():
+        raise FileNotFoundError(f"{path_text!r} is a directory, not a run file (from {spec!r}).")
     if not path.is_file():
         raise FileNotFoundError(f"No run file at {path_text!r} (from {spec!r}).")
     module = types.ModuleType(path.stem)
     module.__file__ = str(path.resolve())
-    source = path.read_text(encoding="utf-8")
+    source = read_source(path)
     install_skynet_module()
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     function = module.__dict__.get(func_name or "run")
     if not callable(function):
         defined = [n for n, v in module.__dict__.items() if callable(v) and not n.startswith("_")]
-        raise AttributeError(
+        raise AttributeError(  # name and obj: what was missing, from where (shown translated)
             f"{path_text} defines no function {func_name or 'run'!r}; "
-            f"it defines: {', '.join(defined) or 'nothing callable'}."
+            f"it defines: {', '.join(defined) or 'nothing callable'}.",
+            name=func_name or "run",
+            obj=module,
         )
     return function

@@ -1,7 +1,10 @@
 """Reports as plain text (terminals, the CLI) and static HTML (nbconvert, GitHub).
 
 Every piece of user text (data, outputs, feedback, errors) is escaped here:
-views call ``esc`` and never build markup from raw strings.
+views call ``esc`` and never build markup from raw strings.  Shown text is also
+redacted (``_models.Redactor``: no configured secret leaves in a report) and
+bounded per value (a 10 MB feedback stays in the data, not in the page); a
+value whose ``__repr__`` raises shows as a placeholder.
 """
 
 from __future__ import annotations
@@ -9,37 +12,81 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
+from ._models import Redactor
+from .contract import safe_value_repr, unrepresentable
 from .i18n import t
 from .report import ADVICE, FAILED, PASSED, CaseResult, CheckReport
+from .terminal_text import fill_parts, terminal_width, wrap_block
 
 MARKS = {PASSED: "✓", FAILED: "✗", "skipped": "–", ADVICE: "!"}
+# A case's mark says whether it kept the contract, not whether its output was good:
+# a neutral circle when it did (the score says how good), a cross when it broke.
+CASE_MARKS = {PASSED: "○", FAILED: "✗"}
 CELL_CHARS = 80
 SHOWN_CASES = 200  # a static report of a huge check stays readable (and small)
+TEXT_CHARS = 4_000  # per feedback, error or message in static HTML and text
+TRACEBACK_CHARS = 8_000
+REDACT_MARGIN = 256  # redact a little past the cut: a secret across it is still found whole
+_BIG_INT_BITS = 13_000  # about 4,000 digits: Python refuses to print longer ints
+
+Clean = Callable[[str], str]
 
 
 def esc(value: object) -> str:
     """HTML-escaped text of ``value`` (quotes included)."""
-    return html.escape(value if isinstance(value, str) else str(value), quote=True)
+    return html.escape(value if isinstance(value, str) else safe_str(value), quote=True)
+
+
+def safe_str(value: object) -> str:
+    """``str(value)``, or a placeholder when the object's ``__str__`` raises."""
+    try:
+        return str(value)
+    except Exception as error:
+        return unrepresentable(value, error, "__str__")
 
 
 def cut(text: str, limit: int = CELL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def show_value(value: Any) -> str:
-    """A compact, readable form of an input, output or expected value."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict) and len(value) == 1:
-        (only,) = value.values()
-        if isinstance(only, str | int | float):
-            return f"{next(iter(value))}: {only}"
+def bounded(text: str, lang: str, clean: Clean, limit: int = TEXT_CHARS) -> str:
+    """``text`` redacted and cut to ``limit`` characters, with a note saying how long it was."""
+    if len(text) <= limit:
+        return clean(text)
+    shown = clean(text[: limit + REDACT_MARGIN])[:limit]
+    return shown + " " + t("value.cut", lang, shown=limit, total=len(text))
+
+
+def cell(value: Any, clean: Clean, limit: int = CELL_CHARS, *, quote: bool = False) -> str:
+    """A value for one table cell or line: readable, redacted, cut to ``limit``."""
+    return cut(clean(show_value(value, quote=quote)[: limit + REDACT_MARGIN]), limit)
+
+
+def show_value(value: Any, *, quote: bool = False) -> str:
+    """A compact, readable form of an input, output or expected value (never raises).
+
+    ``quote=True`` (the views) shows a string in double quotes, so the text
+    ``["name", "email"]`` never looks like the list it is not.
+    """
     try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError):
-        return repr(value)
+        if isinstance(value, str):
+            return _quoted(value) if quote else value
+        if isinstance(value, dict) and len(value) == 1:
+            (only,) = value.values()
+            if isinstance(only, str | int | float):
+                shown = _quoted(only) if quote and isinstance(only, str) else only
+                return f"{next(iter(value))}: {shown}"
+        return json.dumps(value, ensure_ascii=False, default=safe_value_repr)
+    except Exception:  # circular, odd keys, a __str__ or __len__ that raises
+        return safe_value_repr(value)
+
+
+def _quoted(text: str) -> str:
+    # Plain quotes around the text as it is (no escapes: a view folds its lines anyway).
+    return f'"{str.__str__(text)}"'
 
 
 def fmt_ms(ms: float | None, lang: str) -> str:
@@ -84,6 +131,12 @@ def summary_line(report: CheckReport) -> str:
         parts.append(f"{t('report.mean', lang)} {mean:.3f}")
     for name, value in report.mean_scores.items():
         parts.append(f"{name} {value:.3f}")
+    retries = report.retries
+    if retries:  # the provider held the run back: said, so slow cases are not a mystery
+        parts.append(t("view.retries", lang, count=retries))
+    stand_ins = report.stand_in_calls
+    if stand_ins:  # offline answers are never mistaken for a real model's
+        parts.append(t("report.stand_in_calls", lang, count=stand_ins))
     return " · ".join(parts)
 
 
@@ -94,28 +147,38 @@ def interrupted_line(report: CheckReport) -> str:
 # --- text ---------------------------------------------------------------------
 
 
-def report_text(report: CheckReport) -> str:
+def report_text(report: CheckReport, width: int | None = None) -> str:
+    """The report as text, wrapped to ``width`` columns with hanging indents.
+
+    ``width=None`` is the terminal's width when stdout is a terminal, else no
+    hard wrapping (a notebook, a pipe or a CI log wraps at its own width);
+    ``width=0`` never wraps.  A value's own line breaks are indented under it
+    either way (``terminal_text``).
+    """
+    width = terminal_width() if width is None else (width if width > 0 else None)
     lang = report.lang
-    lines = [f"{headline(report)} — {summary_line(report)}"]
+    clean = Redactor()
+    lines = wrap_block(f"{headline(report)} — {summary_line(report)}", "", "    ", width)
     if report.interrupted:
-        lines.append(
-            t("report.interrupted", lang, done=len(report.cases), total=report.total_cases)
-        )
+        lines += wrap_block(interrupted_line(report), "", "    ", width)
     for step in report.steps:
-        lines.append(
-            f"  {MARKS.get(step.status, '?')} {step.title}"
-            + (f": {step.message}" if step.message else "")
-        )
+        head = step.title
+        if step.message:
+            message = bounded(step.message, lang, clean)
+            head = t("labelled", lang, label=step.title, text=message)
+        lines += wrap_block(head, f"  {MARKS.get(step.status, '?')} ", "      ", width)
         if step.status in (FAILED, ADVICE) and step.hint:
             label = t("report.fix" if step.status == FAILED else "report.advice", lang)
-            lines.append(f"      {label}: {step.hint}")
+            hint = bounded(step.hint, lang, clean)
+            hint_line = t("labelled", lang, label=label, text=hint)
+            lines += wrap_block(hint_line, "      ", "        ", width)
     cases = report.worst(20) if report.kind == "eval" else report.cases[:SHOWN_CASES]
     if report.kind == "eval" and report.cases:
-        lines.append(t("report.worst", lang) + ":")
+        lines.append(t("labelled", lang, label=t("report.worst", lang), text="").rstrip())
     for case in cases:
-        lines.extend(case_text(case, lang))
+        lines.extend(case_text(case, lang, clean, width))
     if len(report.cases) > len(cases):
-        lines.append("  " + more_cases_line(report, len(cases)))
+        lines += wrap_block(more_cases_line(report, len(cases)), "  ", "    ", width)
     return "\n".join(lines)
 
 
@@ -123,66 +186,128 @@ def more_cases_line(report: CheckReport, shown: int) -> str:
     return t("report.more_cases", report.lang, count=len(report.cases) - shown)
 
 
-def case_text(case: CaseResult, lang: str) -> list[str]:
-    mark = MARKS[PASSED if case.passed else FAILED]
-    head = (
-        f"  {mark} {t('col.case', lang)} {case.index}  {t('col.score', lang)} "
-        f"{fmt_score(case.score)}"
-    )
+def case_text(
+    case: CaseResult, lang: str, clean: Clean | None = None, width: int | None = None
+) -> list[str]:
+    """One case: a head line (mark, number, score, times), then one field per line.
+
+    Wrapped to ``width`` (None: not wrapped); a field's continuation lines, and
+    the lines of a multi-line value, are indented under its label.
+    """
+    clean = clean or Redactor()
+    mark = CASE_MARKS[PASSED if case.passed else FAILED]
+    parts = [
+        f"{mark} {t('col.case', lang)} {case.index}",
+        f"{t('col.score', lang)} {fmt_score(case.score)}",
+    ]
     if case.scores:
-        head += "  (" + ", ".join(f"{k} {v:.3g}" for k, v in case.scores.items()) + ")"
-    head += (
-        f"  {t('col.run_ms', lang)} {fmt_ms(case.run_ms, lang)}"
-        f"  {t('col.metric_ms', lang)} {fmt_ms(case.metric_ms, lang)}"
-    )
+        parts.append("(" + ", ".join(f"{k} {v:.3g}" for k, v in case.scores.items()) + ")")
+    parts += [
+        f"{t('col.run_ms', lang)} {fmt_ms(case.run_ms, lang)}",
+        f"{t('col.metric_ms', lang)} {fmt_ms(case.metric_ms, lang)}",
+    ]
     if case.cost_usd is not None or case.run_ms is not None:
-        head += f"  {t('col.cost', lang)} {fmt_usd(case.cost_usd, lang)}"
+        parts.append(f"{t('col.cost', lang)} {fmt_usd(case.cost_usd, lang)}")
     if case.judge_cost_usd is not None:
-        head += f"  {t('col.judge_cost', lang)} {fmt_usd(case.judge_cost_usd, lang)}"
-    lines = [head]
-    lines.append(f"      {t('col.input', lang)}: {cut(show_value(case.input))}")
-    lines.append(f"      {t('col.output', lang)}: {cut(show_value(case.output))}")
+        parts.append(f"{t('col.judge_cost', lang)} {fmt_usd(case.judge_cost_usd, lang)}")
+    if case.cached:  # the time and cost above are the original run's
+        parts.append(f"({t('value.cached', lang)})")
+    lines = fill_parts(parts, "  ", "      ", width)
+
+    def field(label: str, text: object) -> list[str]:  # "label: text", "label : text" in French
+        labelled = t("labelled", lang, label=label, text=text)
+        return wrap_block(labelled, "      ", "          ", width)
+
+    # Strings quoted, as in the HTML views: the text ["a", "b"] never reads as a list.
+    lines += field(t("col.input", lang), cell(case.input, clean, quote=True))
+    lines += field(t("col.output", lang), cell(case.output, clean, quote=True))
     if case.expected is not None:
-        lines.append(f"      {t('col.expected', lang)}: {cut(show_value(case.expected))}")
+        lines += field(t("col.expected", lang), cell(case.expected, clean, quote=True))
     if case.feedback is not None:
-        lines.append(f"      {t('col.feedback', lang)}: {case.feedback}")
+        lines += field(t("col.feedback", lang), bounded(case.feedback, lang, clean))
     if case.failed_step is not None:
-        lines.append(
-            f"      {t('failed_at', lang, step=t('step.' + case.failed_step, lang))}: {case.error}"
-        )
+        step_title = t("step." + case.failed_step, lang)
+        error = bounded(case.error or "", lang, clean)
+        lines += field(t("failed_at", lang, step=step_title), error)
         if case.traceback:
-            lines.extend("        " + line for line in case.traceback.splitlines())
+            traceback = bounded(case.traceback, lang, clean, TRACEBACK_CHARS)
+            for line in traceback.splitlines():
+                lines += wrap_block(line, "        ", "            ", width)
     return lines
 
 
 # --- HTML ---------------------------------------------------------------------
 
-_STYLE = """<style>
-.skynet-report{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px}
+# Theme colours shared with the live views (widgets/_html.py): JupyterLab's own
+# (light, dark, high contrast...) pulled a little towards the theme's text colour, so
+# marks and failure text keep a WCAG contrast of 4.5 on the theme's background;
+# plain colours where color-mix() or the variables are missing.
+THEME_CSS = """.skv,.skynet-report{--skv-ok:#1a7f37;--skv-bad:#cf222e;--skv-warn:#9a6700;
+--skv-muted:var(--jp-ui-font-color2,#57606a);--skv-text:var(--jp-ui-font-color1,#1f2328);
+--skv-bad-bg:#ffebe9;--skv-warn-bg:#fff8c5;--skv-line:var(--jp-border-color2,#d0d7de)}
+@supports (color:color-mix(in srgb,red 50%,blue)){.skv,.skynet-report{
+--skv-ok:color-mix(in srgb,var(--jp-success-color1,#1a7f37) 70%,var(--jp-content-font-color0,#000));
+--skv-bad:color-mix(in srgb,var(--jp-error-color1,#cf222e) 75%,var(--jp-content-font-color0,#000));
+--skv-warn:color-mix(in srgb,var(--jp-warn-color1,#9a6700) 60%,var(--jp-content-font-color0,#000));
+--skv-bad-bg:color-mix(in srgb,var(--jp-error-color1,#cf222e) 12%,var(--jp-layout-color1,#fff));
+--skv-warn-bg:color-mix(in srgb,var(--jp-warn-color1,#d4a72c) 14%,var(--jp-layout-color1,#fff))}}
+"""
+
+# The selectors name the table (``table.sk-cases td``) to outweigh the host page's own
+# table rules (JupyterLab and nbconvert right-align cells and fix the table layout).
+# Words wrap at spaces (``overflow-wrap:break-word`` leaves the columns' minimum
+# width at the longest word); a narrow output stacks each case's cells under its row.
+_STYLE = (
+    "<style>\n"
+    + THEME_CSS
+    + """.skynet-report{font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;
+color:var(--skv-text);container-type:inline-size}
 .skynet-report .sk-head{font-weight:600;font-size:14px;margin:4px 0}
-.skynet-report .sk-pass{color:#1a7f37}.skynet-report .sk-fail{color:#cf222e}
-.skynet-report .sk-skip{color:#6e7781}.skynet-report .sk-advice{color:#9a6700}
+.skynet-report .sk-pass{color:var(--skv-ok)}.skynet-report .sk-fail{color:var(--skv-bad)}
+.skynet-report .sk-skip,.skynet-report .sk-held{color:var(--skv-muted)}
+.skynet-report .sk-advice{color:var(--skv-warn)}
+.skynet-report .sk-score-hi{color:var(--skv-ok)}.skynet-report .sk-score-mid{color:var(--skv-warn)}
+.skynet-report .sk-score-lo{color:var(--skv-bad)}
+.skynet-report .sk-score-hi,.skynet-report .sk-score-mid,
+.skynet-report .sk-score-lo{font-weight:600}
 .skynet-report ul.sk-steps{list-style:none;padding-left:4px;margin:4px 0}
-.skynet-report table{border-collapse:collapse;margin-top:6px}
-.skynet-report th,.skynet-report td{border-bottom:1px solid #d0d7de;padding:3px 6px;
-text-align:left;vertical-align:top;max-width:28em;white-space:pre-wrap;word-break:break-word}
-.skynet-report .sk-hint{color:#57606a;margin-left:1.5em}
-.skynet-report pre{margin:2px 0;font-size:11px;white-space:pre-wrap}
+.skynet-report table.sk-cases{border-collapse:collapse;margin:6px 0 0;table-layout:auto;
+width:auto;border:none;font-size:12.5px}
+.skynet-report table.sk-cases th,.skynet-report table.sk-cases td{
+border-bottom:1px solid var(--skv-line);padding:3px 6px;text-align:left;vertical-align:top;
+max-width:28em;white-space:pre-wrap;overflow-wrap:break-word;word-break:normal}
+.skynet-report table.sk-cases th{white-space:nowrap;color:var(--skv-muted)}
+.skynet-report .sk-hint{color:var(--skv-muted);margin-left:1.5em}
+.skynet-report .sk-notes{color:var(--skv-muted);font-size:12px;margin:3px 0}
+.skynet-report pre{margin:2px 0;font-size:11px;white-space:pre-wrap;overflow-wrap:break-word}
+@container (max-width:640px){
+.skynet-report table.sk-cases,.skynet-report table.sk-cases tbody,
+.skynet-report table.sk-cases tr,.skynet-report table.sk-cases td{display:block;
+max-width:none;width:auto}
+.skynet-report table.sk-cases thead{display:none}
+.skynet-report table.sk-cases tr{border-top:2px solid var(--skv-line);padding:3px 0}
+.skynet-report table.sk-cases td{border-bottom:none;padding:1px 4px}
+.skynet-report table.sk-cases td[data-label]::before{content:attr(data-label) ": ";
+font-weight:600;color:var(--skv-muted)}
+}
 </style>"""
+)
 
 _CLASS = {PASSED: "sk-pass", FAILED: "sk-fail", "skipped": "sk-skip", ADVICE: "sk-advice"}
 
 
-def steps_html(report: CheckReport) -> str:
+def steps_html(report: CheckReport, clean: Clean | None = None) -> str:
     lang = report.lang
+    clean = clean or Redactor()
     items = []
     for step in report.steps:
         text = f"<b>{esc(step.title)}</b>"
         if step.message:
-            text += f": {esc(step.message)}"
+            text = t("labelled", lang, label=text, text=esc(bounded(step.message, lang, clean)))
         if step.status in (FAILED, ADVICE) and step.hint:
             label = t("report.fix" if step.status == FAILED else "report.advice", lang)
-            text += f'<div class="sk-hint">{esc(label)}: {esc(step.hint)}</div>'
+            hint = t("labelled", lang, label=esc(label), text=esc(bounded(step.hint, lang, clean)))
+            text += f'<div class="sk-hint">{hint}</div>'
         items.append(
             f'<li class="{_CLASS.get(step.status, "")}" data-step="{esc(step.id)}" '
             f'data-status="{esc(step.status)}">{MARKS.get(step.status, "?")} {text}</li>'
@@ -190,37 +315,62 @@ def steps_html(report: CheckReport) -> str:
     return f'<ul class="sk-steps">{"".join(items)}</ul>'
 
 
-def case_row_html(case: CaseResult, lang: str) -> str:
+def marks_legend(lang: str) -> str:
+    """What a case's mark and its score's colour mean (under every case table)."""
+    return t("view.marks_legend", lang, held=CASE_MARKS[PASSED], broke=CASE_MARKS[FAILED])
+
+
+def score_level(score: float | None) -> str:
+    """The score on its own scale ("lo", "mid", "hi"): apart from the contract's status."""
+    if score is None:
+        return ""
+    return "hi" if score >= 0.8 else "mid" if score >= 0.5 else "lo"
+
+
+def case_row_html(case: CaseResult, lang: str, clean: Clean | None = None) -> str:
+    clean = clean or Redactor()
     named = ", ".join(f"{k} {v:.3g}" for k, v in case.scores.items())
     if case.passed:
-        verdict = f'<span class="sk-pass">{MARKS[PASSED]} {esc(t("status.passed", lang))}</span>'
+        held = esc(t("view.case_held", lang))
+        verdict = f'<span class="sk-held">{CASE_MARKS[PASSED]} {held}</span>'
     else:
         step = t("step." + case.failed_step, lang) if case.failed_step else ""
         verdict = (
-            f'<span class="sk-fail">{MARKS[FAILED]} '
-            f"{esc(t('failed_at', lang, step=step))}</span><br>{esc(case.error or '')}"
+            f'<span class="sk-fail">{CASE_MARKS[FAILED]} '
+            f"{esc(t('failed_at', lang, step=step))}</span><br>"
+            f"{esc(bounded(case.error or '', lang, clean))}"
         )
         if case.traceback:
-            verdict += f"<pre>{esc(case.traceback)}</pre>"
+            verdict += f"<pre>{esc(bounded(case.traceback, lang, clean, TRACEBACK_CHARS))}</pre>"
+    cost = esc(cost_text(case, lang))
+    if case.cached:  # the time and cost shown are the original run's
+        cost += f'<br><span class="sk-held">({esc(t("value.cached", lang))})</span>'
+    level = score_level(case.score)
+    score = esc(fmt_score(case.score))
+    if level:
+        score = f'<span class="sk-score-{level}">{score}</span>'
+    mark_class = "sk-held" if case.passed else "sk-fail"
     cells = [
-        str(case.index),
-        esc(cut(show_value(case.input))),
-        esc(cut(show_value(case.output))),
-        esc(cut(show_value(case.expected))) if case.expected is not None else "—",
-        esc(fmt_score(case.score)),
+        f'<span class="{mark_class}">{CASE_MARKS[PASSED if case.passed else FAILED]}</span> '
+        f"{case.index}",
+        esc(cell(case.input, clean, quote=True)),
+        esc(cell(case.output, clean, quote=True)),
+        esc(cell(case.expected, clean, quote=True)) if case.expected is not None else "—",
+        score,
         esc(named),
-        esc(case.feedback) if case.feedback is not None else "—",
+        esc(bounded(case.feedback, lang, clean)) if case.feedback is not None else "—",
         esc(fmt_ms(case.metric_ms, lang)),
         esc(fmt_ms(case.run_ms, lang)),
-        esc(cost_text(case, lang)),
+        cost,
         verdict,
     ]
     status = "passed" if case.passed else "failed"
-    return (
-        f'<tr data-case="{case.index}" data-status="{status}">'
-        + "".join(f"<td>{cell}</td>" for cell in cells)
-        + "</tr>"
-    )
+    # data-label: the column's name, shown above the value when a narrow output stacks them.
+    row = [f'<td data-col="case">{cells[0]}</td>']
+    for name, value in zip(CASE_COLUMNS[1:], cells[1:], strict=True):
+        label = esc(t("col." + name, lang))
+        row.append(f'<td data-col="{name}" data-label="{label}">{value}</td>')
+    return f'<tr data-case="{case.index}" data-status="{status}">{"".join(row)}</tr>'
 
 
 CASE_COLUMNS = (
@@ -238,10 +388,15 @@ CASE_COLUMNS = (
 )
 
 
-def cases_table_html(cases: list[CaseResult], lang: str) -> str:
+def cases_table_html(cases: list[CaseResult], lang: str, clean: Clean | None = None) -> str:
+    clean = clean or Redactor()
     head = "".join(f"<th>{esc(t('col.' + name, lang))}</th>" for name in CASE_COLUMNS)
-    rows = "".join(case_row_html(case, lang) for case in cases)
-    return f'<table class="sk-cases"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+    rows = "".join(case_row_html(case, lang, clean) for case in cases)
+    legend = f'<div class="sk-notes">{esc(marks_legend(lang))}</div>'
+    return (
+        f'<table class="sk-cases"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
+        + legend
+    )
 
 
 def report_html(report: CheckReport) -> str:
@@ -255,12 +410,13 @@ def report_html(report: CheckReport) -> str:
     ]
     if report.interrupted:
         parts.append(f"<div class='sk-fail'>{esc(interrupted_line(report))}</div>")
-    parts.append(steps_html(report))
+    clean = Redactor()  # the secrets gathered once for the whole page
+    parts.append(steps_html(report, clean))
     if report.cases:
         cases = report.worst(50) if report.kind == "eval" else report.cases[:SHOWN_CASES]
         if report.kind == "eval":
             parts.append(f"<div>{esc(t('report.worst', lang))}</div>")
-        parts.append(cases_table_html(cases, lang))
+        parts.append(cases_table_html(cases, lang, clean))
         if len(report.cases) > len(cases):
             parts.append(f"<div>{esc(more_cases_line(report, len(cases)))}</div>")
     parts.append("</div>")
@@ -270,35 +426,70 @@ def report_html(report: CheckReport) -> str:
 # --- JSON ---------------------------------------------------------------------
 
 
-def json_ready(case: CaseResult) -> dict[str, Any]:
-    """A case as plain JSON types (unknown objects become their repr)."""
+_JSON_DEPTH = 100  # deeper (or circular) data is shown by its repr
 
-    def clean(value: Any) -> Any:
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        if isinstance(value, str | int | float | bool) or value is None:
-            return value
-        if isinstance(value, dict):
-            return {str(k): clean(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [clean(v) for v in value]
-        return repr(value)
 
+def json_value(value: Any, redact: Clean, depth: int = 0, path: set[int] | None = None) -> Any:
+    """``value`` as plain JSON types: strings redacted, non-finite floats as None,
+    unknown objects as their repr (a placeholder when ``__repr__`` raises); a
+    container inside itself, or nested too deep, as its repr."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):  # a str subclass as a plain str (its own __str__ unused)
+        return redact(value if type(value) is str else str.__str__(value))
+    if isinstance(value, float):
+        return float(value) if math.isfinite(value) else None
+    if isinstance(value, int):
+        return int(value) if value.bit_length() < _BIG_INT_BITS else redact(safe_value_repr(value))
+    path = set() if path is None else path
+    if depth < _JSON_DEPTH and id(value) not in path and isinstance(value, dict | list | tuple):
+        path.add(id(value))
+        try:
+            if isinstance(value, dict):
+                return {
+                    json_key(k, redact): json_value(v, redact, depth + 1, path)
+                    for k, v in dict.items(value)
+                }
+            return [json_value(v, redact, depth + 1, path) for v in value]
+        except Exception:  # a container changed under us, or a __iter__ that raises
+            pass
+        finally:
+            path.discard(id(value))
+    return redact(safe_value_repr(value))
+
+
+def json_key(key: Any, redact: Clean) -> str:
+    if isinstance(key, str):
+        return redact(key if type(key) is str else str.__str__(key))
+    return redact(safe_str(key))
+
+
+def json_ready(case: CaseResult, redact: Clean | None = None) -> dict[str, Any]:
+    """A case as plain JSON types (unknown objects become their repr), secrets redacted.
+
+    Values are whole here (``--json``, ``to_dict``): only the static HTML and
+    the text are cut.  ``redact`` lets a caller gather the secrets once for
+    many cases.
+    """
+    clean = redact or Redactor()
     return {
         "case": case.index,
-        "input": clean(case.input),
-        "expected": clean(case.expected),
-        "output": clean(case.output),
-        "score": case.score,
-        "scores": clean(case.scores),
-        "feedback": case.feedback,
+        "input": json_value(case.input, clean),
+        "expected": json_value(case.expected, clean),
+        "output": json_value(case.output, clean),
+        "score": json_value(case.score, clean),
+        "scores": json_value(case.scores, clean),
+        "feedback": json_value(case.feedback, clean),
         "passed": case.passed,
         "failed_step": case.failed_step,
-        "error": case.error,
-        "traceback": case.traceback,
+        "error": json_value(case.error, clean),
+        "traceback": json_value(case.traceback, clean),
         "metric_ms": case.metric_ms,
         "run_ms": case.run_ms,
         "cost_usd": case.cost_usd,
         "judge_cost_usd": case.judge_cost_usd,
         "cached": case.cached,
+        "model_calls": case.model_calls,
+        "retries": case.retries,
+        "stand_in_calls": case.stand_in_calls,
     }

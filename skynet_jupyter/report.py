@@ -20,6 +20,7 @@ from .contract import (
     REWARD_SPEC,
     RUN_FUNCTION,
     STEP_IDS,
+    case_hint,
 )
 from .i18n import t
 
@@ -56,6 +57,8 @@ class CaseResult:
     model_calls: int = 0  # the run's and the judge's
     cached: bool = False
     measured: Any = None  # the run's Observation (what observation() returned)
+    retries: int = 0  # rate-limit answers retried for this case's model calls (run and judge)
+    stand_in_calls: int = 0  # model calls an offline stand-in answered (run and judge)
 
     @property
     def passed(self) -> bool:
@@ -107,7 +110,16 @@ class CheckReport:
 
     @property
     def passed(self) -> bool:
-        return not self.interrupted and all(step.passed for step in self.steps)
+        """Every step passed, every case asked has a result and every case passed."""
+        if self.interrupted or len(self.cases) < self.total_cases:
+            return False
+        if not all(step.passed for step in self.steps):
+            return False
+        return self._remember("all_cases_passed", self._all_cases_passed)
+
+    def _all_cases_passed(self) -> bool:
+        # Steps are built from the cases; this holds even for a hand-made report.
+        return all(case.failed_step is None for case in self.cases)
 
     def step(self, step_id: str) -> Step:
         for step in self.steps:
@@ -160,6 +172,16 @@ class CheckReport:
 
         return list(self._remember(f"worst {count}", compute))
 
+    @property
+    def retries(self) -> int:
+        """Rate-limit answers retried over every case (the provider held the run back)."""
+        return sum(case.retries for case in self.cases)
+
+    @property
+    def stand_in_calls(self) -> int:
+        """Model calls an offline stand-in answered, not a real model."""
+        return sum(case.stand_in_calls for case in self.cases)
+
     def to_frame(self) -> Any:
         """One row per case (pandas DataFrame); named scores as ``scores.NAME`` columns."""
         import pandas as pd
@@ -180,6 +202,9 @@ class CheckReport:
                 "run_ms": case.run_ms,
                 "cost_usd": case.cost_usd,
                 "judge_cost_usd": case.judge_cost_usd,
+                "cached": case.cached,
+                "retries": case.retries,
+                "stand_in_calls": case.stand_in_calls,
             }
             for name, value in case.scores.items():
                 row[f"scores.{name}"] = value
@@ -188,8 +213,10 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (what ``skynet-check --json`` prints)."""
+        from ._models import Redactor
         from .render import json_ready
 
+        redact = Redactor()  # the secrets gathered once, not once per case
         return {
             "kind": self.kind,
             "passed": self.passed,
@@ -204,13 +231,13 @@ class CheckReport:
                     "title": s.title,
                     "status": s.status,
                     "passed": s.passed,
-                    "message": s.message,
-                    "hint": s.hint,
+                    "message": redact(s.message),
+                    "hint": redact(s.hint),
                     "cases": list(s.cases),
                 }
                 for s in self.steps
             ],
-            "cases": [json_ready(case) for case in self.cases],
+            "cases": [json_ready(case, redact) for case in self.cases],
         }
 
     def __str__(self) -> str:
@@ -268,26 +295,75 @@ def build_steps(
         step(REWARD_SPEC, PASSED, "" if has_spec else t("spec.none", lang)),
     ]
     if run_used:
-        steps.append(_case_step(step, RUN_FUNCTION, cases, lang))
+        steps.append(_case_step(step, RUN_FUNCTION, cases, cases, lang))
+        # A case whose run() failed never reached the metric: those steps say so.
+        reached = [case for case in cases if case.failed_step != RUN_FUNCTION]
     else:
         steps.append(
             step(RUN_FUNCTION, SKIPPED, t("run.not_used", lang, column=output_column or "?"))
         )
-    steps.append(_case_step(step, METRIC_RETURN_VALUE, cases, lang))
-    steps.append(_case_step(step, METRIC_TIME_LIMIT, cases, lang))
+        reached = cases
+    steps.append(_case_step(step, METRIC_RETURN_VALUE, cases, reached, lang))
+    steps.append(_case_step(step, METRIC_TIME_LIMIT, cases, reached, lang))
     return steps
 
 
-def _case_step(make, step_id: str, cases: list[CaseResult], lang: str) -> Step:
-    failed = [case for case in cases if case.failed_step == step_id]
+MAX_MESSAGE_GROUPS = 3  # distinct failure messages spelled out in a step; the rest are counted
+MAX_CASE_RANGES = 8  # runs of case numbers listed before "…"
+
+
+def _case_step(
+    make, step_id: str, cases: list[CaseResult], reached: list[CaseResult], lang: str
+) -> Step:
+    if not reached:  # no case got this far: not a pass
+        message = t("step.not_reached", lang) if cases else t("step.no_cases", lang)
+        return make(step_id, SKIPPED, message)
+    failed = [case for case in reached if case.failed_step == step_id]
     if not failed:
+        if len(reached) < len(cases):
+            missed = [case.index for case in cases if case.failed_step == RUN_FUNCTION]
+            return make(
+                step_id,
+                PASSED,
+                t("step.not_reached_cases", lang, cases=case_ranges(missed), count=len(missed)),
+            )
         return make(step_id, PASSED)
-    first = failed[0]
-    others = len(failed) - 1
-    message = t("step.case_failed", lang, case=first.index, error=first.error or "")
+    # The same sentence for many cases is said once, with the case numbers.
+    groups: dict[str, list[int]] = {}
+    for case in failed:
+        groups.setdefault(case.error or "", []).append(case.index)
+    ranked = sorted(groups.items(), key=lambda group: -len(group[1]))  # the commonest first
+    parts = []
+    for error, indices in ranked[:MAX_MESSAGE_GROUPS]:
+        if len(indices) == 1:
+            parts.append(t("step.case_failed", lang, case=indices[0], error=error))
+        else:
+            parts.append(
+                t(
+                    "step.cases_failed",
+                    lang,
+                    cases=case_ranges(indices),
+                    count=len(indices),
+                    error=error,
+                )
+            )
+    others = sum(len(indices) for _, indices in ranked[MAX_MESSAGE_GROUPS:])
     if others:
-        message += " " + t("step.more_cases", lang, count=others)
-    return make(step_id, FAILED, message, t(f"hint.{step_id}", lang), [c.index for c in failed])
+        parts.append(t("step.more_cases", lang, count=others))
+    hint = case_hint(step_id, failed[0], lang)  # the first failure's own fix
+    return make(step_id, FAILED, " ".join(parts), hint, [c.index for c in failed])
+
+
+def case_ranges(indices: list[int], limit: int = MAX_CASE_RANGES) -> str:
+    """Case numbers as runs: ``0–4, 7, 9–12``, cut to ``limit`` runs with ``…``."""
+    runs: list[tuple[int, int]] = []
+    for index in sorted(set(indices)):
+        if runs and index == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], index)
+        else:
+            runs.append((index, index))
+    text = ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in runs[:limit])
+    return text + (", …" if len(runs) > limit else "")
 
 
 __all__ = [
@@ -301,5 +377,6 @@ __all__ = [
     "EvalReport",
     "Step",
     "build_steps",
+    "case_ranges",
     "worst_key",
 ]

@@ -15,6 +15,7 @@ import importlib.util
 import os
 import sys
 import types
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -49,18 +50,34 @@ class Observation:
     model_calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    retries: int = 0  # rate-limit answers retried during the run
+    stand_in_calls: int = 0  # model calls an offline stand-in answered
 
 
 NOT_MEASURED = Observation()
 
 
 class Usage:
-    """Model usage added up during one phase of one case (engine-owned, mutable)."""
+    """Model usage added up during one phase of one case (engine-owned, mutable).
 
-    __slots__ = ("calls", "cost_known", "cost_usd", "input_tokens", "output_tokens")
+    ``retries``: rate-limit (429) answers retried, plus, for a call that failed,
+    the retries litellm made before giving up.
+    """
+
+    __slots__ = (
+        "calls",
+        "cost_known",
+        "cost_usd",
+        "input_tokens",
+        "output_tokens",
+        "retries",
+        "stand_in_calls",
+    )
 
     def __init__(self) -> None:
         self.calls = 0
+        self.retries = 0
+        self.stand_in_calls = 0
         self.input_tokens = 0
         self.output_tokens = 0
         self.cost_usd = 0.0
@@ -126,6 +143,29 @@ class _Configured:
     # The one process-wide place configure() writes to; read when a check starts,
     # then carried with the case (so Dask workers see the same models).
     settings = ModelSettings()
+    # The loaded notebook extension's %config settings, read live (never copied here,
+    # so setting one back to None really forgets it).
+    session: Callable[[], ModelSettings] | None = None
+    version = 0  # changes whenever any of the above may have changed
+
+
+def use_session_settings(provider: Callable[[], ModelSettings] | None) -> None:
+    """Let ``provider`` (the magics' ``%config`` settings) answer after ``configure()``.
+
+    ``None`` removes it (``%unload_ext``).
+    """
+    _Configured.session = provider
+    settings_changed()
+
+
+def settings_changed() -> None:
+    """Note that a model setting may have changed (caches of the settings re-read them)."""
+    _Configured.version += 1
+
+
+def settings_version() -> int:
+    """A number that changes whenever ``configure()`` or the session settings change."""
+    return _Configured.version
 
 
 def configure(
@@ -152,11 +192,12 @@ def configure(
             check_model(model, name)
     base = ModelSettings() if reset else _Configured.settings
     _Configured.settings = base.merged(**given)
+    settings_changed()
     return _Configured.settings
 
 
 def current_settings(overrides: ModelSettings | None = None) -> ModelSettings:
-    """Environment variables, then ``configure()``, then ``overrides``."""
+    """Environment variables, then ``configure()``, then ``%config``, then ``overrides``."""
     settings = ModelSettings(
         task_model=os.environ.get("SKYNET_TASK_MODEL") or None,
         metric_model=os.environ.get("SKYNET_METRIC_MODEL") or None,
@@ -168,6 +209,14 @@ def current_settings(overrides: ModelSettings | None = None) -> ModelSettings:
         metric_model=configured.metric_model,
         reflection_model=configured.reflection_model,
     )
+    session = _Configured.session
+    if session is not None:
+        from_notebook = session()
+        settings = settings.merged(
+            task_model=from_notebook.task_model,
+            metric_model=from_notebook.metric_model,
+            reflection_model=from_notebook.reflection_model,
+        )
     if overrides is not None:
         settings = settings.merged(
             task_model=overrides.task_model,
@@ -243,8 +292,9 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
     ``instructions`` are the system message, ``input`` the user message (data is
     sent as JSON).  ``options`` (``temperature=0``, ``max_tokens=...``,
     ``num_retries=...``) go to litellm.  Returns the model's text.  Outside a
-    check, the task model answers.  A provider error raises ``ModelCallError``
-    with the provider's message (secrets redacted).
+    check, the task model answers (the metric model when no task model is set).
+    A provider error raises ``ModelCallError`` with the provider's message
+    (secrets redacted).
     """
     from . import _models  # litellm itself is imported at the first litellm call
 
@@ -252,17 +302,25 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
     settings = ctx.models if ctx is not None else current_settings()
     judging = ctx is not None and ctx.phase == METRIC
     model = settings.judge_model if judging else settings.task_model
+    if model is None and ctx is None:
+        # Outside a check (a metric's own unit test, say) any configured model answers.
+        model = settings.judge_model
     if model is None:
         raise ModelNotConfigured("metric" if judging else "task")
     usage = None if ctx is None else ctx.usage(judging)
     try:
         reply = _models.complete(model, instructions, input, **options)
     except _models.ModelCallError as error:
-        if usage is not None and error.kind == "Timeout":
-            usage.cost_known = False  # the provider may have done, and billed, the work
+        if usage is not None:
+            usage.retries += error.retries
+            if error.kind == "Timeout":
+                usage.cost_known = False  # the provider may have done, and billed, the work
         raise
     if usage is not None:
         usage.add(reply.input_tokens, reply.output_tokens, reply.cost_usd)
+        usage.retries += reply.retries
+        if reply.stand_in:
+            usage.stand_in_calls += 1
     return reply.text
 
 
@@ -322,15 +380,22 @@ def install_skynet_module() -> types.ModuleType:
         if real is not None and all(hasattr(real, name) for name in _PUBLIC):
             return real
         sys.modules.pop("skynet", None)
+    module = new_skynet_module()
+    sys.modules["skynet"] = module
+    return module
+
+
+def new_skynet_module() -> types.ModuleType:
+    """A fresh ``skynet`` module object holding these helpers (not yet in ``sys.modules``)."""
     module = types.ModuleType(
         "skynet", "Skynet helpers for metrics (provided locally by skynet_jupyter)."
     )
+    module.__file__ = __file__  # tracebacks and editors point at the helpers' source
     for name in _PUBLIC:
         setattr(module, name, globals()[name])
     module.Observation = Observation  # type: ignore[attr-defined]
     module.__all__ = list(_PUBLIC)  # type: ignore[attr-defined]
     module.__skynet_jupyter__ = True  # type: ignore[attr-defined]
-    sys.modules["skynet"] = module
     return module
 
 

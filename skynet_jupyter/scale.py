@@ -341,16 +341,39 @@ def run_on_executor(
     pending: dict[Future[Any], list[Case]] = {}
     results: list[CaseResult] = []
     interrupted = False
+    listener_error: BaseException | None = None
     position = 0
+
+    def tell(started: list[int], finished: list[CaseResult]) -> None:
+        # A listener that raises stops new chunks; the running ones finish.
+        nonlocal listener_error, on_result
+        if on_result is None:
+            return
+        try:
+            on_result(started, finished)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            listener_error = exc
+            on_result = None
+            for future in list(pending):
+                if future.cancel():  # not started yet: never will
+                    del pending[future]
+
     try:
         while position < total or pending:
-            while position < total and len(pending) < slots * IN_FLIGHT_PER_WORKER:
+            while (
+                listener_error is None
+                and position < total
+                and len(pending) < slots * IN_FLIGHT_PER_WORKER
+            ):
                 size = planner.next_size(total - position)
                 chunk = list(cases[position : position + size])
                 pending[dispatch.submit(chunk)] = chunk
                 position += size
-                if on_result is not None:
-                    on_result([case.index for case in chunk], [])
+                tell([case.index for case in chunk], [])
+            if listener_error is not None and not pending:
+                break
             done, _ = wait(list(pending), timeout=TICK, return_when=FIRST_COMPLETED)
             for future in done:
                 chunk = pending.pop(future)
@@ -360,8 +383,7 @@ def run_on_executor(
                     raise _failure(exc, chunk, results) from exc
                 planner.observe(len(chunk), seconds)
                 results.extend(chunk_results)
-                if on_result is not None:
-                    on_result([], chunk_results)
+                tell([], chunk_results)
     except KeyboardInterrupt:
         interrupted = True
         results.extend(_salvage(dispatch, pending))
@@ -370,6 +392,10 @@ def run_on_executor(
             future.cancel()
     order = {case.index: position for position, case in enumerate(cases)}
     results.sort(key=lambda r: order[r.index])
+    if listener_error is not None:
+        from ._workers import StoppedByListener
+
+        raise StoppedByListener(listener_error, results, interrupted) from listener_error
     return results, interrupted
 
 

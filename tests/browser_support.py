@@ -76,7 +76,10 @@ class Lab:
     home: Path
     log: Path
 
-    def open_url(self, notebook: str) -> str:
+    def open_url(self, notebook: str, workspace: str | None = None) -> str:
+        """The notebook's URL; a named ``workspace`` opens it alone (no tabs of earlier pages)."""
+        if workspace:
+            return f"{self.url}/lab/workspaces/{workspace}/tree/{notebook}?token={self.token}"
         return f"{self.url}/lab/tree/{notebook}?token={self.token}"
 
     def log_text(self) -> str:
@@ -90,6 +93,11 @@ def _quiet_settings(home: Path) -> None:
     (settings / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False})
     )
+    # Every cell rendered: JupyterLab 4 skips drawing cells out of view by default, and a
+    # test reading a tall notebook's text (or its layout) would read empty boxes.
+    notebook = home / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+    notebook.mkdir(parents=True, exist_ok=True)
+    (notebook / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
 
 
 def lab_env(home: Path) -> dict[str, str]:

@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+import importlib
+import os
+import signal
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+# litellm (imported by dspy too) otherwise fetches its price map over the network at
+# import, retrying for half a minute on a machine without one; the package does the
+# same for its own litellm import.  Inherited by the kernels and subprocesses tests start.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "skynet_jupyter" / "examples"
+
+
+def require_module(name: str) -> ModuleType:
+    """Import ``name`` for a test module, or skip it, but fail under CI: there it must run.
+
+    Like ``pytest.importorskip``, except that CI (``CI`` set, as every CI service
+    does) installs ``.[test]``, so a missing package there is a broken setup, not a
+    reason to skip tests silently.
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError as problem:
+        reason = (
+            f"the Python package {name!r} is not installed ({problem}): pip install -e '.[test]'"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set and these tests cannot run: {reason}", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
 
 
 @pytest.fixture
@@ -25,3 +52,16 @@ def tickets() -> list[dict]:
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C raises KeyboardInterrupt in the main thread, as in a terminal or a kernel.
+
+    ``_thread.interrupt_main`` does nothing while SIGINT is ignored, and some
+    runners (mutmut's workers) ignore it: a test of interruption sets Python's
+    own handler for its duration.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -17,11 +17,17 @@ Errors and delays on demand, two ways:
   with those statuses (then normally); ``server.delay = 0.5`` slows every reply;
 - request content: a message containing ``[[status=401]]`` is always answered
   with that status, ``[[delay=0.3]]`` sleeps before answering;
-- keys: a request whose bearer token is in ``server.reject_keys`` gets a 401.
+- keys: a request whose bearer token is in ``server.reject_keys`` gets a 401;
+- rate limits: ``server.rate_limit = 40`` allows 40 requests/s per model (a token
+  bucket holding ``server.rate_burst`` requests); a request beyond it gets a 429
+  with ``Retry-After: 1`` and ``retry-after-ms: 1000``.  Every answer then carries
+  OpenAI's ``x-ratelimit-limit-requests`` / ``-remaining-requests`` /
+  ``-reset-requests`` headers (``server.rate_headers = False`` leaves them out).
 
 An error answer has the OpenAI error shape.  A 401 echoes the bearer token it
 received in full (a careless provider), so tests can prove it is redacted.
-Every request is recorded in ``server.requests`` (retries included).
+Every request is recorded in ``server.requests`` (retries included), with the
+``time.monotonic()`` of its arrival and of its answer.
 """
 
 from __future__ import annotations
@@ -60,6 +66,9 @@ class Recorded:
     status: int = 200
     reply: str | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    arrived: float = 0.0  # time.monotonic() when the request was read
+    answered: float = 0.0  # time.monotonic() when the answer was sent
+    retry_after: float | None = None  # the pause a 429 asked for, in seconds
 
     @property
     def model(self) -> str | None:
@@ -93,7 +102,12 @@ class OpenAIServer:
         self.served_as: dict[str, str] = {}  # asked model -> the name the answer gives
         self.report_usage = True  # False: answers without usage counts
         self.reject_keys: set[str] = set()  # bearer tokens answered with 401
+        self.rate_limit: float | None = None  # requests/s allowed per model (None: no limit)
+        self.rate_burst = 5  # requests the bucket holds (sent at once after a quiet spell)
+        self.rate_headers = True  # OpenAI's x-ratelimit-* headers on every answer
+        self.rate_retry_after = 1.0  # seconds, in the Retry-After of a rate-limit 429
         self.requests: list[Recorded] = []
+        self._buckets: dict[str, tuple[float, float]] = {}  # model -> (tokens, at)
         self._failures: deque[int] = deque()
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -118,6 +132,11 @@ class OpenAIServer:
         with self._lock:
             self._failures.clear()
             self.requests.clear()
+            self._buckets.clear()
+        self.rate_limit = None
+        self.rate_burst = 5
+        self.rate_headers = True
+        self.rate_retry_after = 1.0
         self.reply = default_reply
         self.delay = 0.0
         self.retry_after_ms = 1
@@ -176,12 +195,17 @@ class OpenAIServer:
             path=handler.path.split("?")[0],
             headers={k.lower(): v for k, v in handler.headers.items()},
             body=body,
+            arrived=time.monotonic(),
         )
         with self._lock:
             self.requests.append(request)
             planned = self._failures.popleft() if self._failures else None
+            limited = self._take_token(request)
         if request.path not in _PATHS:
             self._send(handler, request, 404, _error(404, f"No route {request.path}."))
+            return
+        if limited:
+            self._send(handler, request, 429, _error(429, self._message(429, request)))
             return
         wait = self.delay
         found = _DELAY.search(request.text)
@@ -222,6 +246,35 @@ class OpenAIServer:
             answer["usage"] = usage
         self._send(handler, request, 200, answer)
 
+    def _take_token(self, request: Recorded) -> bool:
+        """Spend one of the model's tokens (under the lock); True when there was none."""
+        if self.rate_limit is None:
+            return False
+        name = str(request.model)
+        tokens, at = self._buckets.get(name, (float(self.rate_burst), request.arrived))
+        tokens = min(float(self.rate_burst), tokens + (request.arrived - at) * self.rate_limit)
+        limited = tokens < 1.0
+        if not limited:
+            tokens -= 1.0
+        self._buckets[name] = (tokens, request.arrived)
+        return limited
+
+    def _rate_headers(self, request: Recorded) -> dict[str, str]:
+        """OpenAI's request-limit headers: the bucket's size, what is left, and the time
+        until it is full again (a Go duration, as OpenAI writes it)."""
+        if self.rate_limit is None or not self.rate_headers:
+            return {}
+        with self._lock:
+            tokens, at = self._buckets.get(str(request.model), (float(self.rate_burst), 0.0))
+        now = time.monotonic()
+        tokens = min(float(self.rate_burst), tokens + (now - at) * self.rate_limit)
+        full_in = (self.rate_burst - tokens) / self.rate_limit
+        return {
+            "x-ratelimit-limit-requests": str(self.rate_burst),
+            "x-ratelimit-remaining-requests": str(int(tokens)),
+            "x-ratelimit-reset-requests": f"{full_in * 1000:.3f}ms",
+        }
+
     def _message(self, status: int, request: Recorded) -> str:
         if status == 401:
             token = request.headers.get("authorization", "").removeprefix("Bearer ")
@@ -240,9 +293,17 @@ class OpenAIServer:
         handler.send_response(status)
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(data)))
-        if status == 429 and self.retry_after_ms is not None:
+        for name, value in self._rate_headers(request).items():
+            handler.send_header(name, value)
+        if status == 429 and self.rate_limit is not None:  # a rate-limit 429
+            request.retry_after = self.rate_retry_after
+            handler.send_header("Retry-After", f"{self.rate_retry_after:g}")
+            handler.send_header("retry-after-ms", f"{self.rate_retry_after * 1000:g}")
+        elif status == 429 and self.retry_after_ms is not None:
+            request.retry_after = self.retry_after_ms / 1000
             handler.send_header("retry-after-ms", str(self.retry_after_ms))
         handler.end_headers()
+        request.answered = time.monotonic()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             handler.wfile.write(data)  # fails when the client gave up (a timeout test)
 

@@ -11,7 +11,7 @@ from skynet_jupyter.advice import advise, is_generic, names_target
 from skynet_jupyter.cli import main as skynet_check
 from skynet_jupyter.contract import FEEDBACK_ADVICE
 from skynet_jupyter.i18n import LANGUAGES, catalog
-from skynet_jupyter.report import ADVICE, CaseResult, CheckReport
+from skynet_jupyter.report import ADVICE, PASSED, SKIPPED, CaseResult, CheckReport
 
 BILLING = {"text": "I was charged twice for my subscription.", "label": "billing"}
 TECHNICAL = {"text": "The app crashes on start.", "label": "technical"}
@@ -73,7 +73,7 @@ def say_other(artifact, input):
 @pytest.mark.parametrize("feedback", WEAK)
 def test_weak_feedback_is_flagged(feedback):
     step = advise(report_of(case(0, 0.0, feedback, {"label": "billing"}), case(1, 1.0, "OK")))
-    assert step is not None
+    assert step.status == ADVICE
     assert step.id == FEEDBACK_ADVICE
     assert step.status == ADVICE
     assert step.passed
@@ -85,7 +85,8 @@ def test_weak_feedback_is_flagged(feedback):
 def test_useful_feedback_is_not_flagged(feedback):
     expected = {"label": "billing"} if "billing" in feedback else {"fields": ["name", "date"]}
     step = advise(report_of(case(0, 0.0, feedback, expected), case(1, 1.0, "Correct.")))
-    assert step is None
+    assert (step.id, step.status, step.cases) == (FEEDBACK_ADVICE, PASSED, ())
+    assert step.message == catalog("en")["advice.none"].format(count=2)
 
 
 def test_weak_and_useful_through_check():
@@ -110,7 +111,8 @@ def test_weak_and_useful_through_check():
 
     good = sj.check(useful, [BILLING, OTHER], outputs="label", run=say_other)
     assert good.passed
-    assert FEEDBACK_ADVICE not in [step.id for step in good.steps]
+    assert good.step(FEEDBACK_ADVICE).status == PASSED
+    assert good.advice == []
 
 
 def test_useful_json_feedback_through_check():
@@ -162,23 +164,23 @@ def test_specific_feedback_is_not_generic(feedback):
 
 
 def test_generic_feedback_on_full_marks_is_fine():
-    assert advise(report_of(case(0, 1.0, "OK"), case(1, 0.0, USEFUL_LABEL[0]))) is None
+    assert advise(report_of(case(0, 1.0, "OK"), case(1, 0.0, USEFUL_LABEL[0]))).status == PASSED
 
 
 def test_full_marks_is_one_or_the_best_score_seen():
     # On a 0..10 scale, 10 is full marks: "OK" on a 7 is flagged, on the 10 it is not.
     step = advise(report_of(case(0, 10.0, "Correct."), case(1, 7.0, "OK")))
-    assert step is not None
+    assert step.status == ADVICE
     assert "'OK' on case 1:" in step.message
     assert step.cases == (1,)
     # Below 1.0 nothing is full marks: 0.9 with "OK" is flagged.
     step = advise(report_of(case(0, 0.9, "OK"), case(1, 0.0, USEFUL_LABEL[0])))
-    assert step is not None and "'OK' on case 0" in step.message
+    assert step.status == ADVICE and "'OK' on case 0" in step.message
 
 
 def test_empty_feedback_is_flagged():
     step = advise(report_of(case(0, 0.0, "", {"label": "billing"}), case(1, 1.0, "Correct.")))
-    assert step is not None
+    assert step.status == ADVICE
     assert step.message.startswith("Empty feedback on case 0:")
     assert "\"Expected 'billing', got 'other'. <why>\"" in step.message
 
@@ -186,28 +188,40 @@ def test_empty_feedback_is_flagged():
 def test_same_feedback_with_different_scores():
     feedback = "Partly right: see the fields."
     step = advise(report_of(case(0, 0.5, feedback), case(1, 0.8, feedback), case(2, 0.8, "x y")))
-    assert step is not None
+    assert step.status == ADVICE
     assert "The same feedback 'Partly right: see the fields.' on cases 0, 1" in step.message
     assert "which score 0.5, 0.8" in step.message
     assert step.cases == (0, 1)
+
+
+def test_same_feedback_lists_scores_in_the_order_of_the_cases():
+    # "on cases 2, 3, which score 0.833, 0.667": case 2 scored 0.833.
+    step = advise(report_of(case(2, 0.833, "Wrong."), case(3, 0.667, "Wrong.")))
+    assert "on cases 2, 3, which score 0.833, 0.667:" in step.message
+    many = [case(i, 0.5 + i / 100, "Partly right: see the fields.") for i in range(7)]
+    step = advise(report_of(*many))
+    expected = (
+        "on cases 0, 1, 2, 3, 4 (+2 more), which score 0.5, 0.51, 0.52, 0.53, 0.54 (+2 more):"
+    )
+    assert expected in step.message
 
 
 def test_same_feedback_ignores_case_and_punctuation():
     step = advise(
         report_of(case(0, 0.6, "Close: check the date"), case(1, 0.9, "close, check the DATE!"))
     )
-    assert step is not None and "on cases 0, 1" in step.message
+    assert step.status == ADVICE and "on cases 0, 1" in step.message
 
 
 def test_constant_score_is_flagged():
     step = advise(report_of(*(case(i, 1.0, "Correct.") for i in range(3))))
-    assert step is not None
+    assert step.status == ADVICE
     assert step.message.startswith("All 3 cases have the score 1.")
     assert step.cases == (0, 1, 2)
 
 
 def test_one_case_is_not_a_constant_score():
-    assert advise(report_of(case(0, 1.0, "Correct."))) is None
+    assert advise(report_of(case(0, 1.0, "Correct."))).status == PASSED
 
 
 @pytest.mark.parametrize(
@@ -227,15 +241,15 @@ def test_feedback_without_a_target_on_a_low_score(feedback, expected, flagged):
     low = case(0, 0.2, feedback, expected)
     assert names_target(feedback, low) is not flagged
     step = advise(report_of(low, case(1, 1.0, "Correct.")))
-    assert (step is not None) is flagged
+    assert (step.status == ADVICE) is flagged
     if flagged:
         assert "comes with a low score" in step.message
 
 
 def test_no_target_only_below_half_marks():
     vague = "The answer is a bit too long."
-    assert advise(report_of(case(0, 0.6, vague), case(1, 1.0, "Correct."))) is None
-    assert advise(report_of(case(0, 0.4, vague), case(1, 1.0, "Correct."))) is not None
+    assert advise(report_of(case(0, 0.6, vague), case(1, 1.0, "Correct."))).status == PASSED
+    assert advise(report_of(case(0, 0.4, vague), case(1, 1.0, "Correct."))).status == ADVICE
 
 
 def test_example_without_expected_is_a_pattern():
@@ -371,3 +385,37 @@ def test_cli_shows_advice_and_still_passes(tmp_path, capsys, examples_dir):
     assert advice["status"] == "advice"
     assert advice["cases"] == [9]
     assert advice["message"].startswith("Retour générique 'Wrong.' pour le cas 9 :")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_advice_is_a_step_every_view_shows(lang):
+    # A tutorial that says "look at the feedback advice step" must find it even
+    # when the feedback is good: the step passes and says so, in every view.
+    report = sj.check(
+        labelled("Correct.", "Expected 'other', got 'billing'. The message asks about an office."),
+        [BILLING, OTHER],
+        outputs="label",
+        run=lambda artifact, input: "billing",
+        lang=lang,
+    )
+    step = report.step(FEEDBACK_ADVICE)
+    assert (step.status, step.cases, step.hint) == (PASSED, (), "")
+    assert step.message == catalog(lang)["advice.none"].format(count=2)
+    assert report.advice == [] and report.passed
+    assert f"✓ {catalog(lang)['labelled'].format(label=step.title, text=step.message)}" in str(
+        report
+    )
+    assert 'data-step="feedback_advice" data-status="passed"' in report._repr_html_()
+    assert report.to_dict()["steps"][-1]["id"] == FEEDBACK_ADVICE
+
+
+def test_no_valid_case_skips_the_advice_step():
+    def bare_number(input, output, expected=None):
+        return 0.5  # not a pair: every case fails at metric_return_value
+
+    report = sj.check(bare_number, [BILLING, OTHER], outputs="label", run=say_other)
+    step = report.step(FEEDBACK_ADVICE)
+    assert not report.passed
+    assert step.status == SKIPPED
+    assert step.message == catalog("en")["advice.no_cases"]
+    assert report.advice == []

@@ -4,8 +4,10 @@ A notebook loads the extension, registers a reward metric with
 ``%%skynet_metric`` and checks it with ``%skynet_check`` and a run function.
 The test reads the rendered view: step marks, case rows, reward bars with the
 report's numbers; moves a weight slider and sees every bar and the mean
-follow; and proves hostile feedback shows as text.  It saves the screenshot
-used in the README (docs/check.png).
+follow; and proves hostile text shows as text, in the feedback and in a long,
+multi-line input that the view folds.  The screenshot goes to a temporary
+folder (tests never rewrite tracked files); ``python -m tests.make_pictures``
+regenerates the README's docs/check.png from the ticket example.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import re
 import pytest
 
 from .browser_support import (
-    ROOT,
     chromium_page,
     require_browser,
     run_all_cells,
@@ -29,19 +30,23 @@ from .browser_support import (
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 HOSTILE = '<img src=x onerror="window.__pwned=1">'
-SCREENSHOT = ROOT / "docs" / "check.png"
+# Over 80 characters and over two lines: the view folds it (another path than short text).
+HOSTILE_TICKET = (
+    f"My invoice shows {HOSTILE} instead of a logo.\n"
+    "It has done so since the last update of the billing page, on every device I own."
+)
 WEIGHTS = {"accuracy": 0.6, "speed": 0.3, "cost": 0.1}
 
 SETUP = '''\
 import time
+
 from skynet_jupyter import configure
 from skynet_jupyter import ModelReply
 
 tickets = [
     {"text": "I was charged twice for my subscription this month.", "label": "billing"},
     {"text": "The app crashes every time I open the settings page.", "label": "technical"},
-    {"text": 'My invoice shows <img src=x onerror="window.__pwned=1"> instead of a logo.',
-     "label": "billing"},
+    {"text": HOSTILE_TICKET, "label": "billing"},
 ]
 PROMPT = "billing: charged, refund\\ntechnical: crash, error, login"
 
@@ -63,7 +68,7 @@ def classify(prompt, input):
     from skynet import llm
 
     return llm(prompt, input["text"])
-'''
+'''.replace("HOSTILE_TICKET", repr(HOSTILE_TICKET))
 
 METRIC = f"""\
 %%skynet_metric
@@ -193,12 +198,29 @@ def test_hostile_feedback_is_text(page):
     assert page.evaluate("typeof window.__pwned") == "undefined"
 
 
-def test_screenshot_for_the_readme(page):
+def test_a_long_multiline_hostile_input_is_folded_and_stays_text(page):
+    cell = page.locator('.skynet-view tr[data-case="2"] .skv-in')
+    summary = cell.locator("summary")
+    shown = summary.inner_text()
+    assert shown.startswith("text: ") and HOSTILE in shown  # the markup, shown as text
+    assert len(shown) <= 80 and "\n" not in shown
+    summary.click()
+    full = cell.locator(".skv-full")
+    full.wait_for(state="visible", timeout=10_000)
+    assert json.loads(full.inner_text()) == {"text": HOSTILE_TICKET}
+    assert page.locator(".skynet-view img").count() == 0
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    summary.click()  # folded again, as the other tests expect
+
+
+def test_screenshot(page, tmp_path):
+    # Into a temporary folder: tests never rewrite tracked files (see tests/make_pictures.py).
     view = page.locator(".skynet-view")
     view.scroll_into_view_if_needed()
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    view.screenshot(path=str(SCREENSHOT))
-    assert SCREENSHOT.stat().st_size > 10_000
+    picture = tmp_path / "check.png"
+    view.screenshot(path=str(picture))
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert picture.stat().st_size > 10_000
 
 
 def test_weight_slider_recomputes_bars_and_mean(page):

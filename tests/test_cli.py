@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -109,5 +111,83 @@ def test_output_column_and_run_are_exclusive():
 
 
 def test_installed_console_script():
-    done = subprocess.run(["skynet-check", "--help"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "--output-column" in done.stdout
+    # The script pip installed beside this Python: found without PATH (an unactivated venv).
+    script = Path(sys.executable).parent / "skynet-check"
+    assert script.is_file(), f"{script} is missing: pip install -e '.[test]' installs it"
+    done = subprocess.run(
+        [str(script), *EXAMPLE_ARGS, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "PATH"},
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["passed"] is True
+    assert [c["output"] for c in document["cases"]] == ["billing", "technical", "billing"]
+    assert [c["score"] for c in document["cases"]] == [1.0, 1.0, 1.0]
+
+
+ROWS = [
+    {
+        "text": f"I was charged twice ({n}).",
+        "note": f"n{n}",
+        "label": "billing",
+        "prediction": "billing" if n % 3 else "other",
+        "split": "test" if n % 2 else "train",
+    }
+    for n in range(8)
+]
+STRICT_METRIC = """\
+def score(input, output, expected=None):
+    # Fails loudly if a column it must not see reaches it.
+    assert set(input) == {"text"}, sorted(input)
+    want = expected["label"]
+    return (1.0 if output == want else 0.0), {"feedback": f"{output} for {input['text']}"}
+"""
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_inputs_split_and_the_output_column(tmp_path, suffix):
+    data = tmp_path / f"cases{suffix}"
+    if suffix == ".csv":
+        header = list(ROWS[0])
+        lines = [",".join(header)] + [",".join(str(row[k]) for k in header) for row in ROWS]
+        data.write_text("\n".join(lines) + "\n")
+    else:
+        data.write_text("".join(json.dumps(row) + "\n" for row in ROWS))
+    metric = tmp_path / "metric.py"
+    metric.write_text(STRICT_METRIC)
+    base = [str(metric), "--data", str(data), "--outputs", "label"]
+    column = ["--output-column", "prediction", "--split", "test", "--all", "--json"]
+
+    done = skynet_check(*base, "--inputs", "text", *column)
+    assert done.returncode == 0, done.stdout + done.stderr
+    cases = json.loads(done.stdout)["cases"]
+    test_rows = [row for row in ROWS if row["split"] == "test"]
+    assert [c["input"] for c in cases] == [{"text": row["text"]} for row in test_rows]
+    assert [c["output"] for c in cases] == [row["prediction"] for row in test_rows]
+    assert [c["score"] for c in cases] == [1.0, 0.0, 1.0, 1.0]
+
+    # Without --inputs every other column is an input (but never the output column nor
+    # the split column), so this metric's own assertion fails on "note".
+    done = skynet_check(*base, *column)
+    assert done.returncode == 1
+    assert "AssertionError: ['note', 'text']" in done.stdout
+
+    run = tmp_path / "run.py"
+    run.write_text(
+        "def run(artifact, input):\n"
+        "    assert set(input) == {'text'}, sorted(input)\n"
+        "    return 'billing'\n"
+    )
+    done = skynet_check(
+        *base, "--inputs", "text", "--split", "train", "--run", f"{run}:run", "--json"
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    cases = json.loads(done.stdout)["cases"]
+    assert [c["input"]["text"] for c in cases] == [row["text"] for row in ROWS[0:6:2]]
+
+    done = skynet_check(*base, "--inputs", "text", "--split", "dev", "--output-column", "label")
+    assert done.returncode == 2
+    assert "No rows in split 'dev'; the splits present are: test, train." in done.stderr

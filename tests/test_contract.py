@@ -120,6 +120,45 @@ def test_contract_error_pickles():
         validate_return((0.8, {}))
     again = pickle.loads(pickle.dumps(caught.value))
     assert again.step == caught.value.step and str(again) == str(caught.value)
+    # Everything crosses a process boundary (Dask workers): the case and the detail too.
+    error = ContractError(
+        METRIC_RETURN_VALUE, "return.no_feedback", case=2, detail="  File x\n", value="{}"
+    )
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.step, again.message_id, again.case, again.detail, again.fields) == (
+        METRIC_RETURN_VALUE,
+        "return.no_feedback",
+        2,
+        "  File x\n",
+        {"value": "{}"},
+    )
+    assert str(again) == str(error)
+
+
+def test_a_detail_is_shown_under_the_sentence_without_trailing_space():
+    error = ContractError(
+        METRIC_RETURN_VALUE, "return.no_feedback", case=1, detail="  File x, line 1\n\n", value="{}"
+    )
+    assert error.case == 1
+    assert error._render_traceback_() == [f"ContractError: {error}", "  File x, line 1"]
+
+
+@pytest.mark.parametrize(
+    ("score", "rule"),
+    [
+        (np.float32("inf"), "return.score_inf"),
+        (np.float32("-inf"), "return.score_inf"),
+        (np.float32("nan"), "return.score_nan"),
+        (np.float64("inf"), "return.score_inf"),
+    ],
+)
+def test_numpy_infinities_and_nans_are_named(score, rule):
+    with pytest.raises(ContractError) as caught:
+        validate_return((score, {"feedback": "x"}))
+    assert caught.value.message_id == rule
+    with pytest.raises(ContractError) as caught:
+        validate_return((1.0, {"feedback": "x", "scores": {"a": score}}))
+    assert caught.value.message_id == rule.replace("return.score_", "return.named_score_")
 
 
 # --- properties ---------------------------------------------------------------

@@ -11,11 +11,14 @@ import pickle
 
 import pytest
 
-dspy = pytest.importorskip("dspy")
+from .conftest import require_module
+
+dspy = require_module("dspy")
 
 import skynet_jupyter as sj  # noqa: E402
 from skynet_jupyter import runtime  # noqa: E402
 from skynet_jupyter.dspy_adapter import DSPyContractError, DSPyProgramRun  # noqa: E402
+from skynet_jupyter.i18n import t  # noqa: E402
 
 TICKETS = [
     ("I was charged twice.", "billing"),
@@ -148,7 +151,7 @@ def test_contract_violation_names_the_step(lang, title):
         metric(devset()[0], dspy.Prediction(label="billing"))
     assert isinstance(caught.value, DSPyContractError)
     assert caught.value.step == "metric_return_value"
-    assert str(caught.value).startswith(f"{title}: ")
+    assert str(caught.value).startswith(t("labelled", lang, label=title, text=""))  # "Titre : "
     assert "0.8" in str(caught.value)
 
 

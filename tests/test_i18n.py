@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import locale
 import string
 
 import pytest
@@ -47,6 +48,10 @@ def test_language_resolution(monkeypatch):
     assert resolve_lang("EN") == "en"
     monkeypatch.setenv("SKYNET_LANG", "de")
     monkeypatch.setenv("LANG", "C.UTF-8")
-    assert resolve_lang() in LANGUAGES
+    # An unknown SKYNET_LANG and the C locale fall through to the process locale, then English.
+    monkeypatch.setattr(locale, "getlocale", lambda: ("fr_FR", "UTF-8"))
+    assert resolve_lang() == "fr"
+    monkeypatch.setattr(locale, "getlocale", lambda: (None, None))
+    assert resolve_lang() == "en"
     with pytest.raises(ValueError, match="Unknown language 'de'"):
         resolve_lang("de")

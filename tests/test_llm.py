@@ -294,7 +294,10 @@ def test_configure_beats_environment_and_overrides_beat_configure(no_models, mon
 
     report = sj.check(JUDGED_METRIC, tickets, outputs="label", run=classify, artifact="Label.")
     assert len(task.calls) == 3 and len(configured.calls) == 3
-    assert report.cases[0].feedback.startswith("Judge: [stand-in] PASS")
+    assert report.cases[0].feedback.startswith("Judge: PASS")
+    # Replies are exactly what the stand-in was told; the report counts them instead.
+    assert report.cases[0].stand_in_calls == 2  # the run's and the judge's
+    assert report.stand_in_calls == 6
 
     override = StandInModel("FAIL")
     report = sj.check(
@@ -650,10 +653,13 @@ def test_callable_models_report_usage_and_price(no_models, litellm_map):
     assert seen == {"temperature": 0}
 
 
-def test_stand_in_model_is_labelled_offline_and_priced_on_request():
+def test_stand_in_model_answers_exactly_is_marked_offline_and_priced_on_request():
+    assert StandInModel("PASS")("Answer PASS or FAIL.", "2+2=4").text == "PASS"
+    assert StandInModel("PASS")("Answer.", "x").stand_in is True
+    assert StandInModel("PASS", tag="[offline] ")("Answer.", "x").text == "[offline] PASS"
     judge = StandInModel()
     text = judge("Answer PASS or FAIL.", {"question": "2+2?"}).text
-    assert text.startswith("[stand-in] ") and "not a real model" in text
+    assert text.startswith("A stand-in reply") and "not a real model" in text
     assert judge.calls == [("Answer PASS or FAIL.", {"question": "2+2?"})]
     assert repr(judge) == "StandInModel('stand-in', offline)"
 
@@ -662,8 +668,8 @@ def test_stand_in_model_is_labelled_offline_and_priced_on_request():
 
     priced = StandInModel("PASS", input_cost_per_token=0.001, output_cost_per_token=0.002)
     reply = priced("Judge this answer.", "four")
-    assert (reply.input_tokens, reply.output_tokens) == (4, 2)  # words: 3 + 1 in, 2 out
-    assert reply.cost_usd == pytest.approx(4 * 0.001 + 2 * 0.002)
+    assert (reply.input_tokens, reply.output_tokens) == (4, 1)  # words: 3 + 1 in, 1 out
+    assert reply.cost_usd == pytest.approx(4 * 0.001 + 1 * 0.002)
 
 
 def test_litellm_call_messages_and_retry_settings(server, no_models):
@@ -674,7 +680,8 @@ def test_litellm_call_messages_and_retry_settings(server, no_models):
     ]
     assert call["max_retries"] == 0 and "num_retries" not in call
     policy = call["retry_policy"]
-    assert policy["RateLimitErrorRetries"] == policy["InternalServerErrorRetries"] == 2
+    assert policy["InternalServerErrorRetries"] == 2
+    assert policy["RateLimitErrorRetries"] == 0  # 429s: the endpoint's limiter retries them
     assert policy["DefaultRetries"] == 2  # 502s, lost connections
     assert policy["AuthenticationErrorRetries"] == policy["TimeoutErrorRetries"] == 0
     assert policy["BadRequestErrorRetries"] == policy["NotFoundErrorRetries"] == 0
@@ -700,11 +707,14 @@ def test_importing_the_package_does_not_import_litellm():
         "install_skynet_module()\n"
         "print('litellm' in sys.modules)\n"
         "models = sj.ModelSettings(task_model=sj.StandInModel(), metric_model=sj.StandInModel())\n"
-        "sj.check(lambda i, o: (1.0, {'feedback': 'ok'}), [{'q': 'x', 'a': 'y'}],\n"
-        "         output_column='a', models=models)\n"
+        "report = sj.check(lambda i, o: (0.5, {'feedback': f'{i} {o}'}), [{'q': 'x', 'a': 'y'}],\n"
+        "                  output_column='a', models=models)\n"
         "print('litellm' in sys.modules)\n"
+        "print(report.passed, [(c.score, c.feedback) for c in report.cases])\n"
     )
-    found = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
-    )
-    assert found.stdout.split() == ["False", "False"]  # nor a check with callable models
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    lines = found.stdout.splitlines()
+    assert lines[:2] == ["False", "False"]  # nor a check with callable models
+    # The two-argument metric really ran: its score and feedback came back.
+    assert lines[2] == "True [(0.5, \"{'q': 'x'} y\")]"

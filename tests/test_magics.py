@@ -184,7 +184,8 @@ def test_unload_removes_everything_load_added(shell):
     assert shell.configurables == configurables
     assert "skynet" not in sys.modules
     result, _ = cell(shell, CHECK)
-    assert result.error_in_exec is not None  # %skynet_check is gone
+    assert isinstance(result.error_in_exec, UsageError)  # %skynet_check is gone
+    assert str(result.error_in_exec) == "Line magic function `%skynet_check` not found."
 
 
 def test_unload_keeps_a_skynet_module_it_did_not_install(shell):
@@ -408,7 +409,8 @@ def test_check_shows_a_live_view_and_returns_the_report(shell):
     assert report.passed and len(report.cases) == 3
     assert report.cases[0].output == "billing"
     assert WIDGET in captured.outputs[0].data
-    assert len(display_ids(captured)) == 1 and None not in display_ids(captured)
+    # Two displays: the widget and its static copy (what exports and GitHub show).
+    assert len(display_ids(captured)) == 2 and None not in display_ids(captured)
     assert captured.outputs[-1].update  # finished in place
 
 
@@ -447,7 +449,10 @@ def test_failed_check_shows_the_report_then_one_error_line(shell):
     assert captured.outputs, "the report is shown before the error"
     lines = error._render_traceback_()
     assert len(lines) == 1
-    assert lines[0].startswith("CheckFailed: Contract check failed — Metric return value: Case 0:")
+    # One message for the three cases, said once with their numbers (issue 10).
+    assert lines[0].startswith(
+        "CheckFailed: Contract check failed — Metric return value: Cases 0–2 (3): "
+    )
     assert not error.report.passed
     assert error.report.step("metric_return_value").status == "failed"
 
@@ -562,7 +567,7 @@ def test_a_metric_using_a_notebook_name_fails_at_check_time_with_the_sentence(sh
     assert "its own module" in str(caught.value)
 
 
-def test_an_interrupted_check_ends_the_cell_even_with_no_raise(shell):
+def test_an_interrupted_check_ends_the_cell_even_with_no_raise(shell, ctrl_c):
     register(shell, GOOD)
 
     def interrupting(artifact, input):
@@ -587,7 +592,8 @@ def test_editing_a_checked_metric_rechecks_in_place_without_running(shell):
     register(shell, BAD_RETURN)
     program = shell.user_ns["classify"]
     _, checked = cell(shell, CHECK)
-    (view_id,) = display_ids(checked)
+    view_ids = display_ids(checked)  # the widget and its static copy
+    (static_id,) = {i for i in view_ids if i.endswith("-static")}
     assert program.calls == 3
 
     result, edited = cell(shell, f"%%skynet_metric\n{GOOD}")
@@ -595,10 +601,10 @@ def test_editing_a_checked_metric_rechecks_in_place_without_running(shell):
     assert program.calls == 3  # no new run() calls
     assert "Re-ran the last check of 'default' on its cached outputs" in edited.stdout
     assert "Contract check passed." in edited.stdout
-    updates = [o for o in edited.outputs if (o.transient or {}).get("display_id") == view_id]
+    updates = [o for o in edited.outputs if (o.transient or {}).get("display_id") == static_id]
     assert updates and all(o.update for o in updates)
     assert "Contract check passed" in updates[-1].data["text/html"]
-    assert display_ids(edited) == {view_id}  # the metric cell shows no second report
+    assert display_ids(edited) == view_ids  # the metric cell shows no second report
 
     _, again = cell(shell, f"%%skynet_metric\n{BAD_RETURN}")
     assert "Contract check failed — Metric return value" in again.stdout
@@ -727,7 +733,8 @@ def test_eval_runs_every_case_and_returns_an_eval_report(shell):
     assert report.mean_score == pytest.approx(0.6)
     assert report.worst()[0].score == 0.0
     assert WIDGET in captured.outputs[0].data
-    assert len(display_ids(captured)) == 1 and None not in display_ids(captured)
+    # The widget and its static copy.
+    assert len(display_ids(captured)) == 2 and None not in display_ids(captured)
 
 
 def test_eval_options_cases_and_executor(shell):
@@ -948,15 +955,15 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
         assert "Saved to metric.py." in _text(cells[at["metric"]])
         check_outputs = cells[at["check"]].outputs
         displays = [o for o in check_outputs if o.output_type == "display_data"]
-        assert len(displays) == 1 and WIDGET in displays[0].data
-        assert "Contract check passed" in displays[0].data["text/html"]
+        assert len(displays) == 2 and WIDGET in displays[0].data  # the widget, its static copy
+        assert "Contract check passed" in displays[1].data["text/html"]
         results = [o for o in check_outputs if o.output_type == "execute_result"]
         assert [o.data["text/plain"] for o in results] == ["True"]
         assert str(tmp_path / "metric.py") in _text(cells[at["list"]])
 
         # A failing check ends its cell with one line, after the report.
         failing = cells[at["check_failing"]].outputs
-        assert [o.output_type for o in failing] == ["display_data", "error"]
+        assert [o.output_type for o in failing] == ["display_data", "display_data", "error"]
         assert failing[-1].ename == "CheckFailed"
         assert len(failing[-1].traceback) == 1
         cells.append(nbformat.v4.new_code_cell(cells[at["check_failing"]].source))
@@ -980,7 +987,7 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
         # A check as the cell's last line shows its view and no Out; ';' hides it all;
         # a stored report shows itself in a later cell.
         bare = cells[at["bare"]].outputs
-        assert [o.output_type for o in bare] == ["display_data"] and WIDGET in bare[0].data
+        assert [o.output_type for o in bare] == ["display_data"] * 2 and WIDGET in bare[0].data
         assert cells[at["quiet"]].outputs == []
         (later,) = cells[at["later"]].outputs
         assert "skynet-report" in later.data["text/html"] and WIDGET not in later.data
@@ -990,14 +997,14 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
         cells[at["metric"]].source = f"%%skynet_metric\n{BAD_RETURN}"
         client.execute_cell(cells[at["metric"]], at["metric"])
         assert "Contract check failed — Metric return value" in _text(cells[at["metric"]])
-        view = cells[at["check"]].outputs[0]
+        view = cells[at["check"]].outputs[1]  # the static copy, updated in place too
         assert "Contract check failed" in view.data["text/html"]
         assert "not a dict" in view.data["text/html"]
 
         # Fix it again: the same view passes again.
         cells[at["metric"]].source = f"%%skynet_metric\n{GOOD}"
         client.execute_cell(cells[at["metric"]], at["metric"])
-        assert "Contract check passed" in cells[at["check"]].outputs[0].data["text/html"]
+        assert "Contract check passed" in cells[at["check"]].outputs[1].data["text/html"]
 
         client.execute_cell(cells[at["calls"]], at["calls"])
         assert cells[at["calls"]].outputs[0].data["text/plain"] == "3"
@@ -1012,3 +1019,102 @@ def test_config_model_also_answers_llm_outside_a_check(shell):
         assert result.result == "from config"
     finally:
         configure(reset=True)
+
+
+# --- two-argument metrics, copies, columns ------------------------------------------------
+
+TWO_ARGS_SCORED = """
+def score(input, output):
+    ok = output == "billing"
+    return (1.0 if ok else 0.25), {"feedback": f"{output}: {input['text']}",
+                                   "scores": {"words": len(input["text"].split()) / 10}}
+"""
+
+VANDAL = """
+def score(input, output, expected=None):
+    input["text"] = "vandalised"
+    expected["label"] = "vandalised"
+    output.append("vandal")
+    return 1.0, {"feedback": "Fine."}
+"""
+
+
+def test_a_two_argument_metric_through_the_check_magic(shell):
+    register(shell, TWO_ARGS_SCORED)
+    report = shell.run_line_magic(
+        "skynet_check", "--data tickets --outputs label --run classify --artifact prompt"
+    )
+    assert report.passed, report
+    assert [c.output for c in report.cases] == ["billing", "other", "other"]
+    assert [c.score for c in report.cases] == [1.0, 0.25, 0.25]
+    assert [c.scores["words"] for c in report.cases] == [
+        pytest.approx(0.4),
+        pytest.approx(0.5),
+        pytest.approx(0.7),
+    ]
+    assert report.cases[0].feedback == "billing: I was charged twice."
+    evaluated = shell.run_line_magic("skynet_eval", "--data tickets --output-column label")
+    assert [c.score for c in evaluated.cases] == [1.0, 0.25, 0.25, 1.0, 0.25]
+
+
+def test_a_mutating_metric_and_run_change_nothing_through_the_edit_loop_and_cache(shell):
+    tickets = shell.user_ns["tickets"]
+    before = [dict(row) for row in tickets]
+    calls = []
+
+    def vandal_run(artifact, input):
+        calls.append(input["text"])
+        input["text"] = "run changed me"
+        return ["billing"]
+
+    shell.user_ns["vandal_run"] = vandal_run
+    register(shell, VANDAL)
+    line = "--data tickets --outputs label --run vandal_run --artifact prompt"
+    reports = [shell.run_line_magic("skynet_check", line)]
+    reports.append(shell.run_line_magic("skynet_check", line))  # from the run cache
+    assert all(case.cached for case in reports[-1].cases)
+    _, edited = cell(shell, f"%%skynet_metric\n{VANDAL}")  # the edit loop re-checks
+    assert "Re-ran the last check of 'default'" in edited.stdout
+    reports.append(magics(shell).last_checks["default"].view.report)
+    assert len(calls) == 3
+    assert tickets == before  # the notebook's data
+    for report in reports:
+        assert report.passed, report
+        assert [c.input for c in report.cases] == [{"text": t["text"]} for t in before[:3]]
+        assert [c.expected for c in report.cases] == [{"label": t["label"]} for t in before[:3]]
+        assert [c.output for c in report.cases] == [["billing"]] * 3
+
+
+def test_inputs_and_split_in_the_magics(shell):
+    shell.user_ns["rows"] = [
+        {"text": f"t{n}", "noise": n, "label": "billing", "split": "test" if n % 2 else "train"}
+        for n in range(8)
+    ]
+    shell.user_ns["splits"] = {
+        "train": [{"text": "x", "label": "billing"}],
+        "test": [
+            {"text": "charged", "noise": 1, "label": "billing"},
+            {"text": "crash", "noise": 2, "label": "technical"},
+        ],
+    }
+    seen = []
+    shell.user_ns["record"] = lambda artifact, input: seen.append(dict(input)) or "billing"
+    register(shell, GOOD)
+    report = shell.run_line_magic(
+        "skynet_check",
+        "--data rows --outputs label --inputs text --split test --output-column label --cases 9",
+    )
+    assert [c.input for c in report.cases] == [{"text": f"t{n}"} for n in (1, 3, 5, 7)]
+    report = shell.run_line_magic(
+        "skynet_eval",
+        "--data splits --split test --outputs label --inputs text,noise --run record "
+        "--artifact prompt --no-raise",
+    )
+    assert seen == [{"text": "charged", "noise": 1}, {"text": "crash", "noise": 2}]
+    assert [c.input for c in report.cases] == seen
+    assert [c.score for c in report.cases] == [1.0, 0.0]
+    result, _ = cell(shell, "%skynet_check --data rows --output-column label --split dev")
+    assert isinstance(result.error_in_exec, UsageError)
+    assert "No rows in split 'dev'; the splits present are: test, train." in str(
+        result.error_in_exec
+    )

@@ -28,20 +28,33 @@ TUTORIALS = (
     "04-accuracy-speed-cost",
     "05-dspy",
     "06-at-scale",
+    "07-is-my-metric-good",
+    "08-preview-the-optimizer",
 )
+# The quickstart in the languages the docs are published in: "folder/name" -> the original.
+TRANSLATIONS = {
+    "fr/01-demarrage-rapide": "01-quickstart",
+    "pt/01-inicio-rapido": "01-quickstart",
+}
 SLOW = {"06-at-scale"}  # starts a Dask LocalCluster with two worker processes
 CELL_TIMEOUT = 240
+EXECUTED: dict = {}  # name -> the executed notebook, read again by test_tutorials.py
 
 
 def stored() -> list[Path]:
-    return sorted(NOTEBOOKS.glob("*.ipynb"))
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("*/*.ipynb"))
 
 
-def test_the_six_tutorials_are_there():
-    assert [path.stem for path in stored()] == list(TUTORIALS)
+def name_of(path: Path) -> str:
+    """The name used here: "01-quickstart", "fr/01-demarrage-rapide" for a translation."""
+    return path.relative_to(NOTEBOOKS).with_suffix("").as_posix()
 
 
-@pytest.mark.parametrize("path", stored(), ids=lambda path: path.stem)
+def test_the_tutorials_and_translations_are_there():
+    assert [name_of(path) for path in stored()] == [*TUTORIALS, *sorted(TRANSLATIONS)]
+
+
+@pytest.mark.parametrize("path", stored(), ids=name_of)
 def test_stored_without_outputs(path):
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
@@ -59,17 +72,45 @@ def test_stored_without_outputs(path):
 SHOWS = {
     "01-quickstart": [t("report.check_failed", "en"), "score returned 0.8", "Feedback advice"],
     "02-useful-feedback": ["Generic feedback 'Bad format.'", t("step.feedback_advice", "fr")],
-    "03-llm-judge": ["FAIL. The answer should give 'reset link'"],
-    "04-accuracy-speed-cost": ["longer prompt", "scores.cost"],
+    "03-llm-judge": ["FAIL. The reply does not answer the question: it never mentions 'reset'"],
+    "04-accuracy-speed-cost": ["longer prompt", "scores.cost", "over the 30 ms reference"],
     "05-dspy": ["EvaluationResult"],
     "06-at-scale": [t("report.eval_passed", "en")],
+    "07-is-my-metric-good": [
+        "all_expected wins on 30 cases",
+        t("quality.probe.passed", "en"),
+        "flip rate 0.43",
+        "flip rate 0.00",
+        "kappa 0.62",
+    ],
+    "08-preview-the-optimizer": ["Improved:", "Nothing improved", "Wrong."],
 }
-WRITES = {"01-quickstart": ["metric.py"], "05-dspy": ["ticket_metric.py"]}
+SHOWS["fr/01-demarrage-rapide"] = [
+    t("report.check_failed", "fr"),  # a report in French, from %config SkynetMagics.lang
+    t("step.feedback_advice", "fr"),
+    "score a renvoyé 0.8",  # sj.check(..., lang="fr")
+    "Attendu 'billing', obtenu 'other'.",  # the metric's own French feedback
+    t("report.check_passed", "fr") + " — ",  # skynet-check --lang fr
+]
+SHOWS["pt/01-inicio-rapido"] = [
+    t("report.check_failed", "pt"),
+    t("step.feedback_advice", "pt"),
+    "score devolveu 0.8",
+    "Esperado 'billing', obtido 'other'.",
+    t("report.check_passed", "pt") + " — ",
+]
+WRITES = {
+    "01-quickstart": ["metric.py"],
+    "05-dspy": ["ticket_metric.py"],
+    "fr/01-demarrage-rapide": ["fr/metric.py"],
+    "pt/01-inicio-rapido": ["pt/metric.py"],
+}
 
 
 @pytest.mark.parametrize(
     "name",
-    [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in TUTORIALS],
+    [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in TUTORIALS]
+    + list(TRANSLATIONS),
 )
 def test_notebook_runs(name, tmp_path, monkeypatch):
     workdir = tmp_path / "notebooks"
@@ -86,9 +127,11 @@ def test_notebook_runs(name, tmp_path, monkeypatch):
         notebook,
         timeout=CELL_TIMEOUT,
         kernel_name="python3",
-        resources={"metadata": {"path": str(workdir)}},
+        # in the notebook's own folder, as Jupyter runs it (a translation: notebooks/fr/)
+        resources={"metadata": {"path": str((workdir / name).parent)}},
     )
     client.execute()  # raises CellExecutionError, with the cell and its traceback, on any error
+    EXECUTED[name] = notebook
 
     text = []
     for cell in notebook.cells:

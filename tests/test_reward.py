@@ -50,32 +50,55 @@ def test_contract_example_is_valid_and_rescaled():
 
 
 @pytest.mark.parametrize(
-    ("changes", "rule"),
+    ("changes", "rule", "fields"),
     [
-        ({"weights__speed": _DELETE}, "spec.weight_missing"),
-        ({"weights__accuracy": -0.1}, "spec.negative_weight"),
-        ({"weights": {"accuracy": 0, "speed": 0, "cost": 0}}, "spec.weights_all_zero"),
-        ({"weights__cost": "0.1"}, "spec.not_number"),
-        ({"weights__cost": True}, "spec.not_number"),
-        ({"weights__cost": math.nan}, "spec.not_number"),
-        ({"weights__latency": 0.1}, "spec.unknown_weight"),
-        ({"weights": _DELETE}, "spec.weights_missing"),
-        ({"speed__reference": 0}, "spec.reference_not_positive"),
-        ({"speed__reference": -5}, "spec.reference_not_positive"),
-        ({"cost__reference": "cheap"}, "spec.not_number"),
-        ({"speed__reference": _DELETE}, "spec.reference_missing"),
-        ({"cost": _DELETE}, "spec.section_missing"),
-        ({"speed": 2000}, "spec.section_not_dict"),
-        ({"speed__ref": 2000}, "spec.unknown_option"),
-        ({"sped": {"reference": 1}}, "spec.unknown_key"),
-        ({"accuracy__reference": 0}, "spec.reference_not_positive"),
+        ({"weights__speed": _DELETE}, "spec.weight_missing", {"part": "speed"}),
+        (
+            {"weights__accuracy": -0.1},
+            "spec.negative_weight",
+            {"where": "weights.accuracy", "value": "-0.1"},
+        ),
+        ({"weights": {"accuracy": 0, "speed": 0, "cost": 0}}, "spec.weights_all_zero", {}),
+        ({"weights__cost": "0.1"}, "spec.not_number", {"where": "weights.cost", "value": "'0.1'"}),
+        ({"weights__cost": True}, "spec.not_number", {"where": "weights.cost", "value": "True"}),
+        ({"weights__cost": math.nan}, "spec.not_number", {"where": "weights.cost", "value": "nan"}),
+        ({"weights__latency": 0.1}, "spec.unknown_weight", {"key": "'latency'"}),
+        ({"weights": _DELETE}, "spec.weights_missing", {"value": "None"}),
+        ({"weights": [0.7, 0.2, 0.1]}, "spec.weights_missing", {"value": "[0.7, 0.2, 0.1]"}),
+        (
+            {"speed__reference": 0},
+            "spec.reference_not_positive",
+            {"where": "speed.reference", "value": "0"},
+        ),
+        (
+            {"speed__reference": -5},
+            "spec.reference_not_positive",
+            {"where": "speed.reference", "value": "-5"},
+        ),
+        (
+            {"cost__reference": "cheap"},
+            "spec.not_number",
+            {"where": "cost.reference", "value": "'cheap'"},
+        ),
+        ({"speed__reference": _DELETE}, "spec.reference_missing", {"part": "speed"}),
+        ({"cost": _DELETE}, "spec.section_missing", {"part": "cost"}),
+        ({"speed": 2000}, "spec.section_not_dict", {"part": "speed", "value": "2000"}),
+        ({"speed__ref": 2000}, "spec.unknown_option", {"part": "speed", "key": "'ref'"}),
+        ({"sped": {"reference": 1}}, "spec.unknown_key", {"key": "'sped'", "hint": "speed"}),
+        ({"zzz": 1}, "spec.unknown_key", {"key": "'zzz'", "hint": "weights"}),
+        (
+            {"accuracy__reference": 0},
+            "spec.reference_not_positive",
+            {"where": "accuracy.reference", "value": "0"},
+        ),
     ],
 )
-def test_every_rule_is_checked(changes, rule):
+def test_every_rule_is_checked(changes, rule, fields):
     with pytest.raises(ContractError) as caught:
         RewardSpec.from_dict(with_changes(**changes))
     assert caught.value.step == "reward_spec"
     assert caught.value.message_id == rule
+    assert caught.value.fields == fields  # the sentence names the key and the value
 
 
 def test_typo_gets_a_suggestion():
@@ -84,8 +107,19 @@ def test_typo_gets_a_suggestion():
 
 
 def test_not_a_dict():
-    with pytest.raises(ContractError, match="not a dict"):
+    with pytest.raises(ContractError, match=r"^REWARD_SPEC is a list, not a dict\.$"):
         RewardSpec.from_dict([1, 2])
+    spec = RewardSpec.from_dict(SPEC)
+    assert RewardSpec.from_dict(spec) is spec
+
+
+def test_the_accuracy_section_is_optional_and_raw_weights_are_kept():
+    spec = RewardSpec.from_dict(
+        with_changes(accuracy=_DELETE, weights={"accuracy": 7, "speed": 2, "cost": 1})
+    )
+    assert spec.accuracy_reference is None
+    assert spec.raw_weights == {"accuracy": 7, "speed": 2, "cost": 1}
+    assert spec.weights == pytest.approx({"accuracy": 0.7, "speed": 0.2, "cost": 0.1})
 
 
 def test_component_is_one_at_zero_half_at_reference():
@@ -135,6 +169,45 @@ def test_with_weights_and_to_dict_round_trip():
     assert again.weights == pytest.approx({"accuracy": 0.5, "speed": 0.5, "cost": 0.0})
 
 
+@pytest.mark.parametrize(
+    ("raw", "rescaled"),
+    [
+        ((1, 1, 2), (0.25, 0.25, 0.5)),
+        ((0.2, 0.1, 0.1), (0.5, 0.25, 0.25)),  # a sum below 1 is scaled up
+        ((6, 0, 0), (1.0, 0.0, 0.0)),
+        ((0, 0, 0.5), (0.0, 0.0, 1.0)),
+    ],
+)
+def test_with_weights_rescales_and_keeps_everything_else(raw, rescaled):
+    spec = RewardSpec.from_dict(with_changes(accuracy={"reference": 4.0}))
+    changed = spec.with_weights(*raw)
+    assert dict(changed.weights) == pytest.approx(
+        dict(zip(("accuracy", "speed", "cost"), rescaled, strict=True))
+    )
+    assert changed.raw_weights == dict(zip(("accuracy", "speed", "cost"), raw, strict=True))
+    assert (changed.speed_reference, changed.cost_reference) == (2000, 0.01)
+    assert changed.accuracy_reference == 4.0
+    assert spec.weights == pytest.approx({"accuracy": 0.7, "speed": 0.2, "cost": 0.1})  # unchanged
+    assert changed.combine(1.0, 0.5, 0.0) == pytest.approx(rescaled[0] + 0.5 * rescaled[1])
+
+
+def test_with_weights_refuses_all_zero():
+    spec = RewardSpec.from_dict(SPEC)
+    with pytest.raises(ValueError, match=r"^At least one weight must be above 0\.$"):
+        spec.with_weights(0, 0, 0)
+
+
+def test_to_dict_is_the_spec_to_write_rounded_for_reading():
+    spec = RewardSpec.from_dict(with_changes(accuracy={"reference": 4.0})).with_weights(1, 1, 1)
+    assert spec.to_dict() == {
+        "weights": {"accuracy": 0.333, "speed": 0.333, "cost": 0.333},
+        "accuracy": {"reference": 4.0},
+        "speed": {"reference": 2000},
+        "cost": {"reference": 0.01},
+    }
+    assert RewardSpec.from_dict(SPEC).to_dict()["accuracy"] == {}
+
+
 def test_reward_outside_a_check_marks_speed_and_cost_not_measured():
     value, info = reward(SPEC, 1.0, "Correct.")
     assert value == pytest.approx(0.7)
@@ -145,10 +218,31 @@ def test_reward_outside_a_check_marks_speed_and_cost_not_measured():
 
 
 def test_reward_rejects_accuracy_out_of_range():
-    with pytest.raises(ValueError, match="between 0 and 1"):
+    with pytest.raises(ValueError) as caught:
         reward(SPEC, 1.5, "x")
-    with pytest.raises(ValueError, match="finite number"):
+    assert str(caught.value) == (
+        "reward(): accuracy must be between 0 and 1, got 1.5. To pass an error (lower is "
+        "better) instead, set REWARD_SPEC['accuracy']['reference']."
+    )
+    with pytest.raises(
+        ValueError, match=r"^reward\(\): accuracy must be a finite number, got 'high'\.$"
+    ):
         reward(SPEC, "high", "x")
+    with pytest.raises(ValueError, match=r"between 0 and 1, got -0\.5\."):
+        reward(SPEC, -0.5, "x")
+
+
+def test_with_an_accuracy_reference_accuracy_is_an_error_of_0_or_more():
+    spec = with_changes(accuracy={"reference": 4.0})
+    assert reward(spec, 0.0, "x")[1]["scores"]["accuracy"] == 1.0
+    assert reward(spec, 0.5, "x")[1]["scores"]["accuracy"] == pytest.approx(4 / 4.5)
+    assert reward(spec, 12.0, "x")[1]["scores"]["accuracy"] == pytest.approx(0.25)
+    with pytest.raises(ValueError) as caught:
+        reward(spec, -1, "x")
+    assert str(caught.value) == (
+        "reward(): with accuracy.reference set, accuracy is an error and must be 0 or more, "
+        "got -1.0."
+    )
 
 
 REWARD_METRIC = """

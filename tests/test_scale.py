@@ -20,6 +20,8 @@ from skynet_jupyter.engine import CaseFinished, CaseStarted, Finished
 from skynet_jupyter.runtime import install_skynet_module
 from skynet_jupyter.scale import ChunkPlanner, ExecutorError, executor_workers
 
+from .conftest import require_module
+
 CELL = """
 import time
 import skynet
@@ -198,7 +200,7 @@ def test_a_dead_worker_is_an_executor_error():
 
 @pytest.fixture(scope="module")
 def dask_client():
-    distributed = pytest.importorskip("distributed")
+    distributed = require_module("distributed")
     cluster = distributed.LocalCluster(
         processes=True, n_workers=2, threads_per_worker=1, dashboard_address=":0"
     )

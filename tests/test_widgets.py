@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 import time
 from collections import Counter
+from html import unescape
 from typing import Any
 
 import comm
@@ -192,7 +195,7 @@ def test_row_cells_measures_and_feedback_exactly_as_the_optimizer_reads_it():
     html = view.cases.value
     assert "feedback (what the optimizer reads)" in html
     assert "Line one.\n  Line two, indented." in html
-    assert re.search(r"<summary><span class=\"skv-cut\">text: x{60,}…</span>", html)
+    assert re.search(r"<summary><span class=\"skv-cut\">text: &quot;x{60,}…</span>", html)
     assert "x" * 300 in html  # the whole value, one click away
     assert "not measured" in html and "judge cost" in html and "$0.002" in html
     assert 'data-score="format">0.25<' in html
@@ -242,6 +245,78 @@ def test_every_user_string_is_escaped_in_every_view():
         for html in (live, all_html(view), view.static_html()):
             assert "<img" not in html and "<script>" not in html and "<b>x" not in html
             assert "&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;" in html
+
+
+# Over CELL_CHARS (80) or over several lines, a value is drawn as a one-line cut
+# with the whole value in a <details>: another path, escaped as carefully.
+LONG_HOSTILE = (
+    "First line of a long ticket that keeps going well past eighty characters, "
+    f"then: {HOSTILE}\n<script>window.__pwned=2</script> and a third line\n" + "x" * 120
+)
+SHORT_MULTILINE = f"two\n{HOSTILE}"
+FOLDED = re.compile(
+    r'<details class="skv-more"><summary><span class="skv-cut">([^<]*)</span></summary>'
+    r'<div class="skv-full">([^<]*)</div></details>'
+)
+
+
+def test_long_and_multiline_hostile_values_are_escaped_in_every_view():
+    assert len(LONG_HOSTILE) > 80 and len(SHORT_MULTILINE) < 80
+    failing = CaseResult(
+        0,
+        {"text": LONG_HOSTILE, "meta": SHORT_MULTILINE},
+        {"label": LONG_HOSTILE},
+        output=LONG_HOSTILE,
+        score=0.0,
+        feedback=LONG_HOSTILE,
+        error=LONG_HOSTILE,
+        traceback=f"Traceback\n{LONG_HOSTILE}",
+        failed_step="metric_return_value",
+    )
+    passing = CaseResult(
+        1,
+        {"text": SHORT_MULTILINE},
+        {"label": SHORT_MULTILINE},
+        output=SHORT_MULTILINE,
+        score=1.0,
+        feedback=SHORT_MULTILINE,
+    )
+    values = {
+        0: [failing.input, failing.output, failing.expected],
+        1: [passing.input, passing.output, passing.expected],
+    }
+    for kind, report_type in (("check", sj.CheckReport), ("eval", sj.EvalReport)):
+        report = report_type(steps=[], cases=[failing, passing], metric_name="m")
+        view = LiveView(kind=kind, metric_name="m")
+        feed(view, report)
+        view.flush()
+        live = all_html(view), view.cases.value
+        view.finish(report)
+        static = view.static_html()
+        for html in (live[0], all_html(view), static):
+            assert "<img" not in html and "<script>" not in html
+            assert "&lt;script&gt;window.__pwned=2&lt;/script&gt;" in html
+        for table in (live[1], view.cases.value):  # the widget's rows fold long values
+            for index, case_values in values.items():
+                row = re.search(rf'<tr data-case="{index}".*?</tr>', table, flags=re.S)
+                assert row, (kind, index)
+                folded = FOLDED.findall(row.group(0))
+                assert len(folded) == 3, (kind, index)  # input, output, expected
+                for (cut, full), value in zip(folded, case_values, strict=True):
+                    shown = unescape(cut)
+                    assert "\n" not in shown and len(shown) <= 80
+                    whole = unescape(full)
+                    assert whole == value if isinstance(value, str) else json.loads(whole) == value
+        # The static copy (nbconvert, GitHub) cuts each value to one escaped cell.
+        for index in values:
+            row = re.search(
+                rf'<tr data-case="{index}" data-status="\w+"><td[^>]*>.*?</td>'
+                rf"((?:<td[^>]*>[^<]*</td>){{3}})",
+                static,
+            )
+            assert row, (kind, index)
+            cells = re.findall(r"<td[^>]*>([^<]*)</td>", row.group(1))
+            assert all(len(unescape(text)) <= 80 for text in cells)
 
 
 def test_named_score_only_metric_escapes_names_too():
@@ -435,23 +510,35 @@ def test_the_tail_is_flushed_without_a_new_event(tickets):
 
 
 @pytest.fixture
-def shell():
+def shell(monkeypatch):
+    # The shell puts its user module in sys.modules["__main__"]: give the real one back.
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
     return InteractiveShell.instance()
 
 
-def test_display_bundle_holds_the_widget_and_a_static_fallback(shell, tickets):
+def test_display_is_the_widget_then_its_static_copy(shell, tickets):
+    # Two outputs: an export with saved widget state renders the widget view of the
+    # first (its scripts from a CDN), so the static report must be an output of its own.
     report = reward_report(tickets)
     view = LiveView(reward_spec=SPEC)
     with capture_output() as cap:
         view.show()
         feed(view, report, finish=True)
-    first, update = cap.outputs[0].data, cap.outputs[-1].data
-    assert first[WIDGET]["model_id"] == view.widget.model_id
-    assert "Running the contract check" in first["text/html"]
-    assert update[WIDGET]["model_id"] == view.widget.model_id
-    assert update["text/html"].startswith(report._repr_html_())
-    assert "Reward decomposition" in update["text/html"]  # the bars, without widgets
-    assert update["text/plain"] == str(report)
+    widget, static = cap.outputs[0].data, cap.outputs[1].data
+    assert widget[WIDGET]["model_id"] == view.widget.model_id
+    assert set(widget) == {WIDGET, "text/plain"} and widget["text/plain"] == ""
+    assert "Running the contract check" in static["text/html"] and WIDGET not in static
+    assert not any(o.update for o in cap.outputs[:2])
+    assert all(o.update for o in cap.outputs[2:]) and len(cap.outputs) == 4  # finished in place
+    update_widget, update_static = cap.outputs[2].data, cap.outputs[3].data
+    assert update_widget[WIDGET]["model_id"] == view.widget.model_id
+    marker = f'<div class="skynet-static" data-skynet-static="{view._static_id}">'
+    assert update_static["text/html"].startswith(marker + report._repr_html_())
+    assert "Reward decomposition" in update_static["text/html"]  # the bars, without widgets
+    assert update_static["text/plain"] == str(report)
+    # The rendered widget hides exactly its own static copy (one report on screen).
+    rule = f'.jp-OutputArea-child:has([data-skynet-static="{view._static_id}"])'
+    assert rule in view.head.value and rule not in update_static["text/html"]
 
 
 def test_new_run_after_finish_starts_over_and_replace_redraws(tickets):

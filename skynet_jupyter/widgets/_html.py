@@ -10,69 +10,92 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .._models import Redactor
+from ..contract import safe_value_repr
 from ..i18n import t
-from ..render import MARKS, cut, esc, fmt_ms, fmt_score, fmt_usd, show_value
+from ..render import (
+    CASE_MARKS,
+    MARKS,
+    REDACT_MARGIN,
+    TEXT_CHARS,
+    THEME_CSS,
+    TRACEBACK_CHARS,
+    Clean,
+    bounded,
+    cut,
+    esc,
+    fmt_ms,
+    fmt_score,
+    fmt_usd,
+    marks_legend,
+    show_value,
+)
 from ..report import ADVICE, FAILED, PASSED, SKIPPED, CaseResult, Step
 from ..reward import PARTS
 from ._state import PENDING
 
 CELL_CHARS = 80
-FULL_CHARS = 20_000
-FEEDBACK_CHARS = 100_000
+FULL_CHARS = 20_000  # a value unfolded in a cell
+FEEDBACK_CHARS = 20_000  # the rest stays in the data (report.cases[i].feedback)
 
-STYLE = """<style>
-.skv{font-family:var(--jp-ui-font-family,system-ui,-apple-system,"Segoe UI",sans-serif);
-font-size:13px;line-height:1.45;color:var(--jp-ui-font-color1,#1f2328)}
+STYLE = (
+    "<style>\n"
+    + THEME_CSS
+    + """.skv{font-family:var(--jp-ui-font-family,system-ui,-apple-system,"Segoe UI",sans-serif);
+font-size:13px;line-height:1.45;color:var(--skv-text)}
 .skv .skv-title{font-size:15px;font-weight:600;margin:2px 0}
-.skv .skv-sub{color:var(--jp-ui-font-color2,#57606a);margin-bottom:6px}
-.skv .skv-pass{color:#1a7f37}.skv .skv-fail{color:#cf222e}
-.skv .skv-skip,.skv .skv-pending{color:#6e7781}.skv .skv-advice{color:#9a6700}
+.skv .skv-sub{color:var(--skv-muted);margin-bottom:6px}
+.skv .skv-pass{color:var(--skv-ok)}.skv .skv-fail{color:var(--skv-bad)}
+.skv .skv-skip,.skv .skv-pending{color:var(--skv-muted)}.skv .skv-advice{color:var(--skv-warn)}
 .skv .skv-steps{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
-.skv .skv-step{border:1px solid var(--jp-border-color2,#d0d7de);border-radius:12px;
+.skv .skv-step{border:1px solid var(--skv-line);border-radius:12px;
 padding:1px 9px;white-space:nowrap;background:var(--jp-layout-color1,#fff)}
-.skv .skv-step.skv-fail{border-color:#cf222e;background:#ffebe9}
-.skv .skv-step.skv-advice{border-color:#d4a72c;background:#fff8c5}
-.skv .skv-notes{color:var(--jp-ui-font-color2,#57606a);font-size:12px;margin:2px 0 4px}
-.skv .skv-callout{border-left:4px solid #cf222e;background:#ffebe9;color:#1f2328;
-padding:6px 10px;margin:6px 0;border-radius:0 6px 6px 0;white-space:pre-wrap;
-word-break:break-word}
+.skv .skv-step.skv-fail{border-color:var(--skv-bad);background:var(--skv-bad-bg)}
+.skv .skv-step.skv-advice{border-color:var(--skv-warn);background:var(--skv-warn-bg)}
+.skv .skv-notes{color:var(--skv-muted);font-size:12px;margin:2px 0 4px}
+.skv .skv-callout{border-left:4px solid var(--skv-bad);background:var(--skv-bad-bg);
+color:var(--skv-text);padding:6px 10px;margin:6px 0;border-radius:0 6px 6px 0;
+white-space:pre-wrap;overflow-wrap:break-word}
 .skv .skv-callout.skv-first{font-size:13.5px}
-.skv .skv-callout.skv-advice-box{border-color:#d4a72c;background:#fff8c5}
+.skv .skv-callout.skv-advice-box{border-color:var(--skv-warn);background:var(--skv-warn-bg)}
 .skv .skv-hint{margin-top:3px}
-.skv .skv-summary{margin:4px 0;color:var(--jp-ui-font-color1,#1f2328)}
+.skv .skv-summary{margin:4px 0;color:var(--skv-text)}
+.skv.skv-cases-box,.skv.skv-reward-box{container-type:inline-size}
 .skv table.skv-cases{border-collapse:collapse;width:100%;table-layout:auto}
 .skv .skv-scroll{overflow-x:auto}
-.skv .skv-cases th{font-weight:600;text-align:left;font-size:12px;
-color:var(--jp-ui-font-color2,#57606a);border-bottom:2px solid var(--jp-border-color2,#d0d7de);
-padding:4px 6px;white-space:nowrap}
-.skv .skv-cases td{border-bottom:1px solid var(--jp-border-color2,#d0d7de);padding:5px 6px;
-vertical-align:top;text-align:left;white-space:pre-wrap}
-.skv .skv-cases td.skv-val{min-width:6em;max-width:22em;overflow-wrap:anywhere}
-.skv .skv-cases td.skv-in{min-width:11em;max-width:26em;overflow-wrap:anywhere}
-.skv .skv-cases td.skv-fb{min-width:14em;max-width:30em;overflow-wrap:anywhere}
+.skv .skv-cases th{font-weight:600;text-align:left;font-size:12px;color:var(--skv-muted);
+border-bottom:2px solid var(--skv-line);padding:4px 6px;white-space:nowrap}
+.skv .skv-cases td{border-bottom:1px solid var(--skv-line);padding:5px 6px;
+vertical-align:top;text-align:left;white-space:pre-wrap;overflow-wrap:break-word}
+.skv .skv-cases td.skv-val{min-width:6em;max-width:22em}
+.skv .skv-cases td.skv-in{min-width:11em;max-width:26em}
+.skv .skv-cases td.skv-fb{min-width:14em;max-width:30em}
 .skv .skv-cases td.skv-nowrap{white-space:nowrap}
 .skv .skv-cases tr.skv-sub td{border-top:none;padding-top:0;background:transparent}
 .skv .skv-cases tr.skv-has-sub td{border-bottom:none}
 .skv .skv-mark{font-weight:700;white-space:nowrap}
+.skv .skv-held{color:var(--skv-muted);font-weight:400}
 .skv .skv-num{font-variant-numeric:tabular-nums;white-space:nowrap}
 .skv .skv-score{font-weight:600;font-size:14px;margin-bottom:2px}
-.skv .skv-none{color:#8c959f}
+.skv .skv-score-hi{color:var(--skv-ok)}.skv .skv-score-mid{color:var(--skv-warn)}
+.skv .skv-score-lo{color:var(--skv-bad)}
+.skv .skv-none{color:var(--skv-muted)}
 .skv details.skv-more>summary{cursor:pointer;list-style:none}
 .skv details.skv-more>summary::-webkit-details-marker{display:none}
-.skv details.skv-more>summary::after{content:" ▸";color:#0969da}
+.skv details.skv-more>summary::after{content:" ▸";color:var(--jp-brand-color1,#0969da)}
 .skv details.skv-more[open]>summary::after{content:" ▾"}
 .skv details.skv-more[open]>summary .skv-cut{display:none}
 .skv .skv-full{font-family:var(--jp-code-font-family,monospace);font-size:12px;
 max-height:24em;overflow:auto;white-space:pre-wrap}
-.skv .skv-feedback{white-space:pre-wrap;max-height:14em;overflow:auto;
+.skv .skv-feedback{white-space:pre-wrap;max-height:14em;overflow:auto;overflow-wrap:break-word;
 background:var(--jp-layout-color2,#f6f8fa);border-radius:4px;padding:3px 6px;min-width:14em}
 .skv .skv-measures{font-size:12px;white-space:nowrap}
-.skv .skv-measures span{color:var(--jp-ui-font-color2,#57606a)}
-.skv .skv-error{color:#cf222e}
+.skv .skv-measures span{color:var(--skv-muted)}
+.skv .skv-error{color:var(--skv-bad)}
 .skv pre.skv-tb{font-size:11.5px;margin:3px 0;white-space:pre-wrap;
 background:var(--jp-layout-color2,#f6f8fa);padding:4px 6px;border-radius:4px}
 .skv .skv-named{display:grid;grid-template-columns:minmax(5em,auto) 60px auto;gap:1px 6px;
-align-items:center;font-size:11.5px;white-space:nowrap;color:var(--jp-ui-font-color2,#57606a)}
+align-items:center;font-size:11.5px;white-space:nowrap;color:var(--skv-muted)}
 .skv .skv-mini{display:inline-block;width:60px;vertical-align:middle;height:7px;
 background:var(--jp-layout-color3,#eaeef2);border-radius:4px;overflow:hidden}
 .skv .skv-mini>span{display:block;height:100%;background:#8250df}
@@ -90,13 +113,29 @@ border-radius:4px;overflow:hidden;display:flex}
 .skv .skv-seg{height:100%}
 .skv .skv-acc{background:#0969da}.skv .skv-speed{background:#2da44e}
 .skv .skv-cost{background:#d4a72c}
-.skv .skv-mean-row{font-weight:600;border-top:1px solid var(--jp-border-color2,#d0d7de);
-padding-top:3px}
-.skv .skv-parts{font-size:12px;color:var(--jp-ui-font-color2,#57606a);white-space:nowrap}
-.skv .skv-raw{font-size:12px;color:var(--jp-ui-font-color2,#57606a)}
+.skv .skv-mean-row{font-weight:600;border-top:1px solid var(--skv-line);padding-top:3px}
+.skv .skv-parts{font-size:12px;color:var(--skv-muted);white-space:nowrap}
+.skv .skv-raw{font-size:12px;color:var(--skv-muted)}
 .skv code.skv-spec{font-family:var(--jp-code-font-family,monospace);font-size:12px;
-background:var(--jp-layout-color2,#f6f8fa);padding:2px 6px;border-radius:4px}
+background:var(--jp-layout-color2,#f6f8fa);padding:2px 6px;border-radius:4px;
+overflow-wrap:anywhere}
+@container (max-width:640px){
+.skv .skv-scroll{overflow-x:visible}
+.skv table.skv-cases,.skv .skv-cases tbody,.skv .skv-cases tr,.skv .skv-cases td{display:block;
+width:auto;min-width:0;max-width:none}
+.skv .skv-cases thead{display:none}
+.skv .skv-cases tr[data-case]{border-top:2px solid var(--skv-line);padding-top:4px}
+.skv .skv-cases td{border-bottom:none;padding:2px 4px}
+.skv .skv-cases td[data-label]::before{content:attr(data-label);display:block;font-size:11px;
+font-weight:600;color:var(--skv-muted)}
+.skv .skv-cases td.skv-nowrap,.skv .skv-measures{white-space:normal}
+.skv .skv-feedback{min-width:0}
+.skv .skv-cases tr.skv-sub td:empty{display:none}
+.skv .skv-bars{grid-template-columns:max-content minmax(60px,1fr) max-content}
+.skv .skv-parts,.skv .skv-raw,.skv .skv-why{grid-column:1/-1;white-space:normal;margin-top:-3px}
+}
 </style>"""
+)
 
 _CLASS = {
     PASSED: "skv-pass",
@@ -132,11 +171,13 @@ def steps_html(steps: list[Step], lang: str) -> str:
     chips: list[str] = []
     callouts: list[str] = []
     notes: dict[str, list[str]] = {}
+    clean = Redactor()
     for step in steps:
         status = step.status
+        message = bounded(step.message, lang, clean) if step.message else ""
         tip = f"{t('status.' + status, lang) if status != PENDING else t('view.pending', lang)}"
-        if step.message:
-            tip += f": {step.message}"
+        if message:
+            tip = t("labelled", lang, label=tip, text=message)
         chips.append(
             f'<span class="skv-step {_CLASS.get(status, "")}" data-step="{esc(step.id)}" '
             f'data-status="{esc(status)}" title="{esc(tip)}">'
@@ -148,18 +189,23 @@ def steps_html(steps: list[Step], lang: str) -> str:
             if status == ADVICE:
                 box = "skv-advice-box"
             text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
-            if step.message:
-                text += f" — {esc(step.message)}"
+            if message:
+                text += f" — {esc(message)}"
             if step.hint:
-                text += f'<div class="skv-hint"><b>{esc(label)}:</b> {esc(step.hint)}</div>'
+                hint_text = esc(bounded(step.hint, lang, clean))
+                hint = t("labelled", lang, label=f"<b>{esc(label)}</b>", text=hint_text)
+                text += f'<div class="skv-hint">{hint}</div>'
             callouts.append(
                 f'<div class="skv-callout {box}" data-callout="{esc(step.id)}">{text}</div>'
             )
-        elif step.message:
-            notes.setdefault(step.message, []).append(step.title)
+        elif message:
+            notes.setdefault(message, []).append(step.title)
     html = f'<div class="skv-steps">{"".join(chips)}</div>'
     if notes:  # one line per message ("Not reached" names every step it applies to)
-        lines = [f"{esc(', '.join(titles))}: {esc(message)}" for message, titles in notes.items()]
+        lines = [
+            t("labelled", lang, label=esc(", ".join(titles)), text=esc(message))
+            for message, titles in notes.items()
+        ]
         html += f'<div class="skv-notes">{"<br>".join(lines)}</div>'
     return html + "".join(callouts)
 
@@ -171,26 +217,21 @@ def _pretty(value: Any) -> str:
     if isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
-    except (TypeError, ValueError):
-        return repr(value)
+        return json.dumps(value, ensure_ascii=False, indent=2, default=safe_value_repr)
+    except Exception:  # circular, odd keys, a __repr__ that raises: never a broken view
+        return safe_value_repr(value)
 
 
-def _trim(text: str, limit: int, lang: str) -> str:
-    if len(text) <= limit:
-        return text
-    return text[:limit] + " " + t("view.more_chars", lang, count=len(text) - limit)
-
-
-def value_html(value: Any, lang: str, *, missing: bool = False) -> str:
-    """A value cut to one short line; the whole value one click away."""
+def value_html(value: Any, lang: str, *, missing: bool = False, clean: Clean | None = None) -> str:
+    """A value cut to one short line; the value (up to FULL_CHARS) one click away."""
     if missing:
         return '<span class="skv-none">—</span>'
-    text = show_value(value)
-    flat = " ".join(text.split())
-    if len(text) <= CELL_CHARS and flat == text.strip():
-        return esc(text)
-    full = _trim(_pretty(value), FULL_CHARS, lang)
+    clean = clean or Redactor()
+    text = show_value(value, quote=True)  # a string quoted: text never looks like a list
+    if len(text) <= CELL_CHARS and " ".join(text.split()) == text:
+        return esc(clean(text))
+    flat = " ".join(clean(text[: CELL_CHARS + REDACT_MARGIN]).split())
+    full = bounded(_pretty(value), lang, clean, FULL_CHARS)
     return (
         '<details class="skv-more"><summary>'
         f'<span class="skv-cut">{esc(cut(flat, CELL_CHARS))}</span></summary>'
@@ -216,12 +257,12 @@ def named_scores_html(scores: dict[str, float]) -> str:
     return f'<div class="skv-named">{"".join(rows)}</div>'
 
 
-def feedback_html(case: CaseResult, lang: str) -> str:
+def feedback_html(case: CaseResult, lang: str, clean: Clean | None = None) -> str:
     if case.feedback is None:
         return '<span class="skv-none">—</span>'
     if not case.feedback:
         return f'<span class="skv-none">{esc(t("view.empty_feedback", lang))}</span>'
-    text = _trim(case.feedback, FEEDBACK_CHARS, lang)
+    text = bounded(case.feedback, lang, clean or Redactor(), FEEDBACK_CHARS)
     return f'<div class="skv-feedback" data-feedback="{case.index}">{esc(text)}</div>'
 
 
@@ -239,18 +280,22 @@ def measures_html(case: CaseResult, lang: str) -> str:
     return f'<div class="skv-measures">{html}</div>'
 
 
-def _failure_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
+def _failure_html(
+    case: CaseResult, lang: str, open_traceback: bool = True, clean: Clean | None = None
+) -> str:
+    clean = clean or Redactor()
     step = t("step." + case.failed_step, lang) if case.failed_step else ""
     html = (
         f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(t("failed_at", lang, step=step))}'
         f"</b></span> "
-        f'<span class="skv-error">{esc(case.error or "")}</span>'
+        f'<span class="skv-error">{esc(bounded(case.error or "", lang, clean, TEXT_CHARS))}</span>'
     )
     if case.traceback:
+        traceback = bounded(case.traceback, lang, clean, TRACEBACK_CHARS)
         html += (
             f'<details class="skv-tb-box"{" open" if open_traceback else ""}>'
             f"<summary>{esc(t('view.traceback', lang))}"
-            f'</summary><pre class="skv-tb">{esc(case.traceback)}</pre></details>'
+            f'</summary><pre class="skv-tb">{esc(traceback)}</pre></details>'
         )
     return html
 
@@ -281,34 +326,59 @@ def cases_html(
         )
     if note:
         parts.append(f'<div class="skv-notes">{esc(note)}</div>')
+    if cases:
+        parts.append(f'<div class="skv-notes skv-marks">{esc(marks_legend(lang))}</div>')
     parts.append("</div>")
     return "".join(parts)
 
 
+def score_class(score: float | None) -> str:
+    """The score's colour on its own scale: low, middle or high (not the contract's status)."""
+    if score is None:
+        return ""
+    return "skv-score-hi" if score >= 0.8 else "skv-score-mid" if score >= 0.5 else "skv-score-lo"
+
+
 def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
-    """One case's row (and its failure row); a long list keeps tracebacks folded."""
+    """One case's row (and its failure row); a long list keeps tracebacks folded.
+
+    The first cell says whether the case kept the contract (a neutral mark when it
+    did: the score, coloured on its own scale, says how good the output is).
+    """
     status = PASSED if case.passed else FAILED
-    title = t("status." + status, lang)
+    title = t("view.case_held" if case.passed else "view.case_broke", lang)
     failed = not case.passed
     no_output = case.output is None and case.failed_step is not None
-    expected = value_html(case.expected, lang, missing=case.expected is None)
+    clean = Redactor()  # the secrets gathered once for the row
+    expected = value_html(case.expected, lang, missing=case.expected is None, clean=clean)
+    mark_class = "skv-held" if case.passed else "skv-fail"
+
+    def label(name: str) -> str:  # shown above the value when a narrow view stacks the cells
+        return f' data-label="{esc(name)}"'
+
     cells = [
-        f'<td class="skv-mark skv-nowrap {_CLASS[status]}" title="{esc(title)}">'
-        f"{MARKS[status]} {case.index}</td>",
-        f'<td class="skv-in">{value_html(case.input, lang)}</td>',
-        f'<td class="skv-val">{value_html(case.output, lang, missing=no_output)}</td>',
-        f'<td class="skv-val">{expected}</td>',
-        f'<td class="skv-nowrap"><div class="skv-num skv-score">{esc(fmt_score(case.score))}'
+        f'<td class="skv-mark skv-nowrap" title="{esc(title)}" data-contract="{status}">'
+        f'<span class="{mark_class}">{CASE_MARKS[status]}</span> {case.index}</td>',
+        f'<td class="skv-in"{label(t("col.input", lang))}>'
+        f"{value_html(case.input, lang, clean=clean)}</td>",
+        f'<td class="skv-val"{label(t("col.output", lang))}>'
+        f"{value_html(case.output, lang, missing=no_output, clean=clean)}</td>",
+        f'<td class="skv-val"{label(t("col.expected", lang))}>{expected}</td>',
+        f'<td class="skv-nowrap"{label(t("col.score", lang))}>'
+        f'<div class="skv-num skv-score {score_class(case.score)}">{esc(fmt_score(case.score))}'
         f"</div>{named_scores_html(case.scores) if case.scores else ''}</td>",
-        f'<td class="skv-fb">{feedback_html(case, lang)}</td>',
-        f'<td class="skv-nowrap">{measures_html(case, lang)}</td>',
+        f'<td class="skv-fb"{label(t("col.feedback", lang))}>'
+        f"{feedback_html(case, lang, clean)}</td>",
+        f'<td class="skv-nowrap"{label(t("view.col_measures", lang))}>'
+        f"{measures_html(case, lang)}</td>",
     ]
     row_class = ' class="skv-has-sub"' if failed else ""
     row = f'<tr data-case="{case.index}" data-status="{status}"{row_class}>{"".join(cells)}</tr>'
     if failed:
+        failure = _failure_html(case, lang, open_traceback, clean)
         row += (
             f'<tr class="skv-sub" data-case-failure="{case.index}"><td></td>'
-            f'<td colspan="{len(_COLUMNS)}">{_failure_html(case, lang, open_traceback)}</td></tr>'
+            f'<td colspan="{len(_COLUMNS)}">{failure}</td></tr>'
         )
     return row
 
@@ -374,18 +444,20 @@ def no_reward_row(case: CaseResult, lang: str) -> str:
     return (
         f'<span class="skv-num">{esc(t("col.case", lang))} {case.index}</span>'
         f'<div class="skv-track" data-case="{case.index}" data-reward=""></div>'
-        f'<span class="skv-none">—</span><span class="skv-fail">{esc(why)}</span><span></span>'
+        f'<span class="skv-none">—</span><span class="skv-fail skv-why">{esc(why)}</span>'
+        '<span class="skv-why"></span>'
     )
 
 
 def spec_line_html(weights: tuple[float, float, float], same: bool, lang: str) -> str:
     body = json.dumps({part: round(w, 3) for part, w in zip(PARTS, weights, strict=True)})
     note = f" ({esc(t('view.weights_same', lang))})" if same else ""
-    return (
-        f'<div class="skv"><b>{esc(t("view.write_weights", lang))}:</b> '
+    code = (
         f'<code class="skv-spec" data-spec-weights="{esc(body)}">'
-        f'"weights": {esc(body)}</code>{note}</div>'
+        f'"weights": {esc(body)}</code>{note}'
     )
+    label = f"<b>{esc(t('view.write_weights', lang))}</b>"
+    return f'<div class="skv">{t("labelled", lang, label=label, text=code)}</div>'
 
 
 def named_panel_html(

@@ -57,7 +57,7 @@ class RewardPanel:
                 readout_format=".2f",
                 continuous_update=True,
                 style={"description_width": "initial"},
-                layout=W.Layout(width="240px"),
+                layout=W.Layout(width="300px", max_width="100%", flex="0 0 auto"),
                 _dom_classes=[f"skynet-weight-{part}"],
             )
             for part, weight in zip(PARTS, start, strict=True)
@@ -75,8 +75,10 @@ class RewardPanel:
             f'<span class="skv" style="font-size:12px">{esc(t("view.try_weights", lang))}</span>'
         )
         self.spec_line = W.HTML(self.spec_line_html(start) if spec is not None else "")
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
         self.controls = W.VBox(
-            [self.prompt, W.HBox([*self.sliders, self.reset]), self.spec_line],
+            # Wrapped, not squeezed: in a narrow output each slider keeps a usable track.
+            [self.prompt, W.HBox([*self.sliders, self.reset], layout=wrap), self.spec_line],
             layout=W.Layout(display=shown),
         )
         self.box = W.VBox(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..contract import (
+    FEEDBACK_ADVICE,
     METRIC_LOADS,
     METRIC_RETURN_VALUE,
     METRIC_SIGNATURE,
@@ -23,6 +24,7 @@ from ..contract import (
     REWARD_SPEC,
     RUN_FUNCTION,
     STEP_IDS,
+    case_hint,
 )
 from ..i18n import t
 from ..report import FAILED, PASSED, CaseResult, CheckReport, Step, worst_key
@@ -328,7 +330,7 @@ class LiveState:
                         title,
                         FAILED,
                         message,
-                        t(f"hint.{step_id}", lang),
+                        case_hint(step_id, first, lang),
                         tuple(c.index for c in failed),
                     )
                 )
@@ -336,6 +338,8 @@ class LiveState:
                 steps.append(Step(step_id, title, PASSED))
             else:
                 steps.append(Step(step_id, title, PENDING))
+        # The finished report ends with the feedback advice: the same chips while running.
+        steps.append(Step(FEEDBACK_ADVICE, t(f"step.{FEEDBACK_ADVICE}", lang), PENDING))
         return steps
 
     def select(self, which: str = ALL, count: int | None = 50) -> tuple[list[CaseResult], int]:

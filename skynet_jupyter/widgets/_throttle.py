@@ -7,8 +7,10 @@ more than one message per gap on average (10 a second at the default gap).
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 
 GAP = 0.1  # seconds per comm message: 10 messages a second at most
@@ -25,8 +27,10 @@ class Throttle:
         *,
         gap: float = GAP,
         clock: Callable[[], float] = time.perf_counter,
+        on_error: Callable[[BaseException], object] | None = None,
     ) -> None:
         self._flush = flush
+        self._on_error = on_error
         self._lock = lock
         self.gap = gap
         self._clock = clock
@@ -73,8 +77,23 @@ class Throttle:
                 self._timer = None
 
     def _run(self) -> int:
-        sent = self._flush()
+        # A flush that raises must not end the updates (nor the engine's listener):
+        # the error is reported and the next event flushes again.
+        try:
+            sent = self._flush()
+        except Exception as error:
+            self._report(error)
+            sent = 0
         self.flushes += 1
         self.messages += sent
         self._next = self._clock() + self.gap * max(1, sent)
         return sent
+
+    def _report(self, error: Exception) -> None:
+        if self._on_error is not None:
+            try:
+                self._on_error(error)
+                return
+            except Exception:  # the reporter itself failed: stderr is left
+                pass
+        traceback.print_exception(error, file=sys.stderr)

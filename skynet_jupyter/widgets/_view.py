@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 import traceback
-import uuid
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -17,11 +16,11 @@ from ..render import esc, headline
 from ..report import FAILED, PASSED, CaseResult, CheckReport
 from ..reward import PARTS
 from . import _html
+from ._display import TwoOutputs
 from ._reward_view import RewardPanel, reward_html, set_value
 from ._state import ALL, PENDING, WORST_ROWS, LiveState, as_spec, filter_options
 from ._throttle import GAP, Throttle
 
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 CHECK_ROWS = 200  # rows of a check's table (a check has 3 cases unless --cases says more)
 EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrows them)
 
@@ -58,8 +57,10 @@ class LiveView:
         self._total = 0
         self._redraw = True  # draw at the next flush even without new events
         self._finished = False
-        self._throttle = Throttle(self._flush, self._lock, gap=gap)
-        self._display_id = f"skynet-{uuid.uuid4().hex}"
+        self._throttle = Throttle(self._flush, self._lock, gap=gap, on_error=self._show_error)
+        self._outputs = TwoOutputs()
+        self._display_id = self._outputs.widget_id
+        self._static_id = self._outputs.static_id
         self._shown = False
 
         lang = self.lang
@@ -71,7 +72,7 @@ class LiveView:
             description=t("view.waiting", lang),
             bar_style="info",
             style={"description_width": "initial", "bar_color": None},
-            layout=W.Layout(width="460px"),
+            layout=W.Layout(width="460px", max_width="100%"),
         )
         self.filter = W.Dropdown(
             options=[(t("view.filter_all", lang, count=0), ALL)],
@@ -164,38 +165,27 @@ class LiveView:
         return self._throttle.now()
 
     # --- display ----------------------------------------------------------------
+    # Two outputs, the widget and its static copy: see ``_display``.
 
     def show(self) -> None:
-        """Display the view (once) in the current output."""
-        from IPython.display import display
-
-        display(self._bundle(), raw=True, display_id=self._display_id)
+        """Display the view (once) in the current output: the widget, then its static copy."""
+        self._outputs.show(self.widget.model_id, *self._static())
         self._shown = True
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        return self._bundle()
+    def _ipython_display_(self) -> None:
+        self.show()
 
     def _update_display(self) -> None:
-        if self._shown:
-            from IPython.display import update_display
+        self._outputs.update(self.widget.model_id, *self._static())
 
-            update_display(self._bundle(), raw=True, display_id=self._display_id)
-
-    def _bundle(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            WIDGET_MIME: {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
-        }
+    def _static(self) -> tuple[str, str]:
+        """The static copy's HTML and text: the report, or the running title."""
         report = self.report
         if report is None:
-            title = t(
-                "view.running_check" if self.kind == "check" else "view.running_eval", self.lang
-            )
-            data["text/html"] = f'<div class="skynet-report"><i>{esc(title)}</i></div>'
-            data["text/plain"] = title
-        else:
-            data["text/html"] = self.static_html()
-            data["text/plain"] = str(report)
-        return data
+            key = "view.running_check" if self.kind == "check" else "view.running_eval"
+            title = t(key, self.lang)
+            return f'<div class="skynet-report"><i>{esc(title)}</i></div>', title
+        return self.static_html(), str(report)
 
     def static_html(self) -> str:
         """The report's HTML plus the reward bars, for places without widgets."""
@@ -240,6 +230,12 @@ class LiveView:
         except Exception:
             self.errors.append_stderr(traceback.format_exc())
 
+    def _show_error(self, error: BaseException) -> None:
+        """A drawing error, shown under the view (the view keeps updating)."""
+        from .._models import redact
+
+        self.errors.append_stderr(redact("".join(traceback.format_exception(error))))
+
     def _flush(self) -> int:
         if not self._inbox and not self._redraw:
             return 0  # nothing new since the last update
@@ -272,7 +268,8 @@ class LiveView:
                 subtitle += " · " + t(
                     "report.interrupted", lang, done=len(report.cases), total=report.total_cases
                 )
-        return _html.head_html(title, status, subtitle, state.steps(), lang)
+        head = _html.head_html(title, status, subtitle, state.steps(), lang)
+        return self._outputs.hide_css() + head
 
     def _draw_progress(self) -> int:
         state = self._state

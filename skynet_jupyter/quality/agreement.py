@@ -1,0 +1,478 @@
+"""Agreement with human labels: does the metric say what a person says?
+
+The optimizer learns only as much as the metric agrees with what a human
+wants.  ``agreement`` scores the real outputs and compares the scores with a
+column of human labels.  Pass/fail labels (``1``/``0``, ``true``/``false``,
+``pass``/``fail``, ``yes``/``no``, ...) give accuracy, Cohen's kappa and the
+confusion table (a score at or above ``threshold`` is a pass); numeric labels
+give Spearman's and Pearson's correlations.  The human column never reaches
+the metric: it is neither an input nor an Output column.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dataset import DataError, load_cases
+from ..engine import RunCache
+from ..i18n import t
+from . import _scoring
+from ._show import (
+    Shows,
+    box_html,
+    head_html,
+    judge_cost_text,
+    number,
+    short,
+    table_html,
+    table_text,
+)
+from ._show import wrap_html as _wrap
+
+POSITIVE = frozenset({"1", "pass", "passed", "true", "yes", "y", "correct", "good", "ok", "right"})
+NEGATIVE = frozenset({"0", "fail", "failed", "false", "no", "n", "incorrect", "bad", "wrong"})
+BINARY = "binary"
+NUMERIC = "numeric"
+WEAK = 0.6  # below this kappa (or Spearman), the report advises reading the disagreements
+RANK_GAP = 0.25  # numeric labels: a case disagrees when its ranks differ by a quarter of the range
+SHOWN = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A case where the metric and the person differ."""
+
+    case: int
+    human: Any
+    score: float
+    feedback: str | None
+
+
+@dataclass
+class AgreementReport(Shows):
+    """The metric's scores beside the human labels of the same cases."""
+
+    metric_name: str
+    lang: str
+    human: str
+    threshold: float
+    kind: str  # "binary" or "numeric"
+    labels: dict[int, Any]  # case -> the human label as given
+    values: dict[int, float]  # case -> the label as a number (pass 1, fail 0)
+    scores: dict[int, float]
+    feedbacks: dict[int, str | None]
+    disagreements: list[Disagreement] = field(default_factory=list)
+    unlabeled: tuple[int, ...] = ()
+    failed: tuple[int, ...] = ()
+    judge_cost_usd: float | None = None
+    judge_unpriced: int = 0  # cases whose judge calls had no known price
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+
+    @property
+    def n(self) -> int:
+        """How many cases have both a human label and a score."""
+        return len(self.scores)
+
+    def predicted(self, case: int) -> int:
+        """The metric's verdict on ``case`` as pass (1) / fail (0), by ``threshold``."""
+        return 1 if self.scores[case] >= self.threshold else 0
+
+    @property
+    def accuracy(self) -> float | None:
+        """Fraction of cases where the metric's pass/fail equals the label (pass/fail labels)."""
+        if self.kind != BINARY or not self.n:
+            return None
+        return sum(self.predicted(c) == self.values[c] for c in self.scores) / self.n
+
+    @property
+    def kappa(self) -> float | None:
+        """Cohen's kappa of the metric's pass/fail against the labels (pass/fail labels).
+
+        NaN when both give every case the same verdict (chance agreement is then 1).
+        """
+        if self.kind != BINARY or not self.n:
+            return None
+        pairs = [(int(self.values[c]), self.predicted(c)) for c in self.scores]
+        return cohen_kappa([h for h, _ in pairs], [m for _, m in pairs])
+
+    @property
+    def spearman(self) -> float | None:
+        """Spearman's rank correlation of scores and labels (numeric labels)."""
+        if self.kind != NUMERIC or self.n < 2:
+            return None
+        cases = list(self.scores)
+        return spearman([self.values[c] for c in cases], [self.scores[c] for c in cases])
+
+    @property
+    def pearson(self) -> float | None:
+        """Pearson's correlation of scores and labels (numeric labels)."""
+        if self.kind != NUMERIC or self.n < 2:
+            return None
+        cases = list(self.scores)
+        return pearson([self.values[c] for c in cases], [self.scores[c] for c in cases])
+
+    @property
+    def confusion_counts(self) -> dict[tuple[int, int], int]:
+        """(human, metric) -> count, with 1 for pass and 0 for fail (pass/fail labels)."""
+        counts = {(h, m): 0 for h in (1, 0) for m in (1, 0)}
+        if self.kind == BINARY:
+            for case in self.scores:
+                counts[(int(self.values[case]), self.predicted(case))] += 1
+        return counts
+
+    @property
+    def confusion(self) -> Any:
+        """The confusion table: human labels down, the metric's verdicts across (DataFrame)."""
+        import pandas as pd
+
+        lang = self.lang
+        names = {1: t("quality.agree.pass", lang), 0: t("quality.agree.fail", lang)}
+        counts = self.confusion_counts
+        frame = pd.DataFrame(
+            [[counts[(h, m)] for m in (1, 0)] for h in (1, 0)],
+            index=pd.Index([names[1], names[0]], name=t("quality.agree.human_axis", lang)),
+            columns=pd.Index([names[1], names[0]], name=t("quality.agree.metric_axis", lang)),
+        )
+        return frame
+
+    @property
+    def weak(self) -> bool:
+        measure = self.kappa if self.kind == BINARY else self.spearman
+        return measure is not None and (math.isnan(measure) or measure < WEAK)
+
+    @property
+    def advice(self) -> str | None:
+        return t("quality.agree.advice", self.lang) if self.weak else None
+
+    def to_frame(self) -> Any:
+        """One row per case: human label, label value, score, verdict, feedback."""
+        import pandas as pd
+
+        rows = {
+            case: {
+                "human": self.labels[case],
+                "human_value": self.values[case],
+                "score": self.scores[case],
+                "metric_pass": self.predicted(case) if self.kind == BINARY else None,
+                "feedback": self.feedbacks[case],
+            }
+            for case in self.scores
+        }
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.index.name = "case"
+        return frame
+
+    # --- showing ------------------------------------------------------------------
+
+    def _title(self) -> str:
+        return t("quality.agree.title", self.lang, name=self.metric_name, column=self.human)
+
+    def _measures(self) -> str:
+        lang = self.lang
+        if self.kind == BINARY:
+            return t(
+                "quality.agree.binary",
+                lang,
+                n=self.n,
+                accuracy=number(self.accuracy),
+                kappa=number(self.kappa),
+                threshold=number(self.threshold),
+            )
+        return t(
+            "quality.agree.numeric",
+            lang,
+            n=self.n,
+            spearman=number(self.spearman),
+            pearson=number(self.pearson),
+        )
+
+    def _subtitle(self) -> str:
+        return " · ".join(
+            [self._measures(), judge_cost_text(self.lang, self.judge_cost_usd, self.judge_unpriced)]
+        )
+
+    def _notes(self) -> list[str]:
+        lang = self.lang
+        notes = []
+        if self.unlabeled:
+            notes.append(t("quality.agree.unlabeled", lang, count=len(self.unlabeled)))
+        if self.failed:
+            notes.append(t("quality.failed_cases", lang, count=len(self.failed)))
+        if self.interrupted:
+            notes.append(t("quality.interrupted", lang))
+        return notes
+
+    def _confusion_rows(self) -> tuple[list[str], list[list[tuple[str, str]]]]:
+        lang = self.lang
+        names = {1: t("quality.agree.pass", lang), 0: t("quality.agree.fail", lang)}
+        counts = self.confusion_counts
+        headers = [t("quality.agree.axes", lang), names[1], names[0]]
+        rows = [
+            [(names[h], "")]
+            + [(str(counts[(h, m)]), "skq-num" if h == m else "skq-num skq-flag") for m in (1, 0)]
+            for h in (1, 0)
+        ]
+        return headers, rows
+
+    def _disagreement_rows(self) -> tuple[list[str], list[list[tuple[str, str]]]]:
+        lang = self.lang
+        headers = [
+            t("col.case", lang),
+            t("quality.col.human", lang),
+            t("col.score", lang),
+            t("quality.col.feedback", lang),
+        ]
+        rows = [
+            [
+                (str(d.case), "skq-num"),
+                (short(d.human, 40), ""),
+                (number(d.score), "skq-num"),
+                (short(d.feedback or "—", 160), ""),
+            ]
+            for d in self.disagreements[:SHOWN]
+        ]
+        return headers, rows
+
+    def text(self) -> str:
+        lang = self.lang
+        lines = [self._title(), self._subtitle()]
+        if self.advice:
+            lines.append(f"  ! {self.advice}")
+        lines += [f"  ! {note}" for note in self._notes()]
+        if self.kind == BINARY:
+            headers, rows = self._confusion_rows()
+            lines += table_text(headers, [[c for c, _ in row] for row in rows])
+        lines.append(t("quality.agree.disagreements", lang, count=len(self.disagreements)))
+        headers, rows = self._disagreement_rows()
+        if rows:
+            lines += table_text(headers, [[c for c, _ in row] for row in rows])
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        lang = self.lang
+        status = "bad" if self.weak or self.interrupted else "good"
+        parts = [head_html(self._title(), self._subtitle(), status)]
+        if self.advice:
+            parts.append(box_html(self.advice, "note"))
+        parts += [box_html(note, "note") for note in self._notes()]
+        if self.kind == BINARY:
+            headers, rows = self._confusion_rows()
+            parts.append(table_html(headers, rows, 'class="skq-confusion"'))
+        count = len(self.disagreements)
+        parts.append(f"<div>{_esc(t('quality.agree.disagreements', lang, count=count))}</div>")
+        headers, rows = self._disagreement_rows()
+        if rows:
+            parts.append(table_html(headers, rows, 'class="skq-disagreements"'))
+        return _wrap(parts, "agreement")
+
+    def __repr__(self) -> str:
+        if self.kind == BINARY:
+            measures = f"accuracy {number(self.accuracy)}, kappa {number(self.kappa)}"
+        else:
+            measures = f"spearman {number(self.spearman)}, pearson {number(self.pearson)}"
+        who = f"metric={self.metric_name!r} vs {self.human!r}"
+        return f"<AgreementReport {who}: n={self.n}, {measures}>"
+
+
+def _esc(text: str) -> str:
+    from ..render import esc
+
+    return esc(text)
+
+
+# --- the statistics (plain Python: no SciPy needed) ----------------------------------
+
+
+def cohen_kappa(first: Sequence[Any], second: Sequence[Any]) -> float:
+    """Cohen's kappa of two raters over the same items (NaN when chance agreement is 1)."""
+    n = len(first)
+    if n == 0 or n != len(second):
+        return math.nan
+    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    categories = set(first) | set(second)
+    chance = sum((list(first).count(c) / n) * (list(second).count(c) / n) for c in categories)
+    if chance >= 1.0:
+        return math.nan
+    return (observed - chance) / (1.0 - chance)
+
+
+def ranks(values: Sequence[float]) -> list[float]:
+    """1-based ranks, ties given the mean of the ranks they span."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    result = [0.0] * len(values)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and values[order[end + 1]] == values[order[start]]:
+            end += 1
+        for k in range(start, end + 1):
+            result[order[k]] = (start + end) / 2 + 1
+        start = end + 1
+    return result
+
+
+def pearson(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Pearson's correlation (NaN when either side is constant)."""
+    n = len(xs)
+    if n < 2:
+        return math.nan
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    if sxx == 0 or syy == 0:
+        return math.nan
+    return sxy / math.sqrt(sxx * syy)
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Spearman's rank correlation: Pearson's on the ranks (ties averaged)."""
+    return pearson(ranks(xs), ranks(ys))
+
+
+# --- reading the labels ---------------------------------------------------------------
+
+
+def _missing(label: Any) -> bool:
+    if label is None:
+        return True
+    if isinstance(label, float) and math.isnan(label):
+        return True
+    return isinstance(label, str) and not label.strip()
+
+
+def label_value(label: Any) -> float | None:
+    """A label as a number: pass-like words 1, fail-like 0, numbers as they are; else None."""
+    if isinstance(label, bool):
+        return 1.0 if label else 0.0
+    if isinstance(label, int | float) and math.isfinite(label):
+        return float(label)
+    if hasattr(label, "item") and not isinstance(label, str):  # NumPy scalars
+        return label_value(label.item())
+    if isinstance(label, str):
+        word = label.strip().lower()
+        if word in POSITIVE:
+            return 1.0
+        if word in NEGATIVE:
+            return 0.0
+        try:
+            number_ = float(word)
+        except ValueError:
+            return None
+        return number_ if math.isfinite(number_) else None
+    return None
+
+
+def _names(value: str | Sequence[str] | None) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [name.strip() for name in value.split(",") if name.strip()]
+    return list(value)
+
+
+def agreement(
+    metric: Any,
+    data: Any,
+    *,
+    human: str = "human",
+    threshold: float = 0.5,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+    **options: Any,
+) -> AgreementReport:
+    """Compare the metric's scores with the human labels in column ``human`` of the data.
+
+    Pass/fail labels give ``.accuracy``, ``.kappa`` and ``.confusion`` (a score
+    at or above ``threshold`` is a pass); numeric labels give ``.spearman`` and
+    ``.pearson``.  The human column is never passed to the metric.  Options are
+    those of :func:`~skynet_jupyter.evaluate`.
+    """
+    started = _scoring.clock()
+    lang = _scoring.language(options)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise ValueError(t("quality.agree.threshold", lang, value=threshold))
+    outputs = _names(options.get("outputs"))
+    given_inputs = options.get("inputs")
+    if human in outputs or human in _names(given_inputs) or human == options.get("output_column"):
+        raise DataError(t("quality.agree.column_used", lang, column=human))
+    every = load_cases(data, split=options.get("split"))  # every column, as inputs
+    columns = list(every[0].input) if every else []
+    if human not in columns:
+        raise DataError(
+            t("quality.agree.no_column", lang, column=human, known=", ".join(map(str, columns)))
+        )
+    if given_inputs is None:  # every other column, but never the human labels
+        skip = {human, *outputs, options.get("output_column")}
+        options = {**options, "inputs": [c for c in columns if c not in skip]}
+    labels_all = {case.index: case.input[human] for case in every}
+    loaded = _scoring.load(metric, lang)
+    base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
+    labels: dict[int, Any] = {}
+    values: dict[int, float] = {}
+    scores: dict[int, float] = {}
+    feedbacks: dict[int, str | None] = {}
+    unlabeled, failed = [], []
+    for case in base.cases:
+        label = labels_all.get(case.index)
+        if _missing(label):
+            unlabeled.append(case.index)
+            continue
+        value = label_value(label)
+        if value is None:
+            raise DataError(
+                t("quality.agree.bad_labels", lang, column=human, example=short(label, 40))
+            )
+        if case.score is None:
+            failed.append(case.index)
+            continue
+        labels[case.index], values[case.index] = label, value
+        scores[case.index], feedbacks[case.index] = case.score, case.feedback
+    kind = BINARY if all(v in (0.0, 1.0) for v in values.values()) else NUMERIC
+    report = AgreementReport(
+        metric_name=loaded.name,
+        lang=lang,
+        human=human,
+        threshold=float(threshold),
+        kind=kind,
+        labels=labels,
+        values=values,
+        scores=scores,
+        feedbacks=feedbacks,
+        unlabeled=tuple(unlabeled),
+        failed=tuple(failed),
+        judge_cost_usd=_scoring.judge_cost(base.cases),
+        judge_unpriced=_scoring.unpriced_judging(base.cases),
+        interrupted=base.interrupted,
+    )
+    report.disagreements = _disagreements(report)
+    report.elapsed_s = _scoring.clock() - started
+    if on_event is not None:
+        on_event(_scoring.QualityFinished(report))
+    return report
+
+
+def _disagreements(report: AgreementReport) -> list[Disagreement]:
+    """Worst first: pass/fail by how far the score is from the label; numeric by rank gap."""
+    cases = list(report.scores)
+    if report.kind == BINARY:
+        wrong = [c for c in cases if report.predicted(c) != report.values[c]]
+        gap = {c: abs(report.scores[c] - report.values[c]) for c in wrong}
+    else:
+        if len(cases) < 2:
+            return []
+        human_ranks = ranks([report.values[c] for c in cases])
+        metric_ranks = ranks([report.scores[c] for c in cases])
+        span = len(cases) - 1
+        gap = {
+            c: abs(h - m) / span
+            for c, h, m in zip(cases, human_ranks, metric_ranks, strict=True)
+            if abs(h - m) / span >= RANK_GAP
+        }
+        wrong = list(gap)
+    wrong.sort(key=lambda c: (-gap[c], c))
+    return [Disagreement(c, report.labels[c], report.scores[c], report.feedbacks[c]) for c in wrong]

@@ -1,0 +1,292 @@
+"""Judge stability: the same metric, the same outputs, ``repeats`` times.
+
+A judge that changes its verdict on an unchanged output feeds the optimizer
+noise.  ``stability`` scores every case's output ``repeats`` times (the run
+is not repeated: outputs come once, through the run cache) and reports how
+often a case's score is not the same in every repeat.  Model calls are never
+answered from a cache during the repeats: litellm's own cache, when a
+notebook turned it on, is set aside for the measurement and put back after.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import RunCache
+from ..i18n import t
+from . import _scoring
+from ._show import (
+    Shows,
+    box_html,
+    head_html,
+    judge_cost_text,
+    number,
+    table_html,
+    table_text,
+)
+from ._show import wrap_html as _wrap
+
+SHOWN_CASES = 50
+
+
+@dataclass
+class StabilityReport(Shows):
+    """Scores of the same outputs over ``repeats`` runs of the metric."""
+
+    metric_name: str
+    lang: str
+    repeats: int
+    scores: dict[int, list[float | None]]  # case -> its score in each repeat (None: failed)
+    feedbacks: dict[int, list[str | None]]
+    judge_cost_usd: float | None = None
+    judge_unpriced: int = 0  # cases whose judge calls had no known price
+    skipped: tuple[int, ...] = ()
+    interrupted: bool = False
+    model_cache_bypassed: bool = False
+    elapsed_s: float = 0.0
+    _stats: dict[int, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
+
+    def _stat(self, case: int) -> dict[str, Any]:
+        if case not in self._stats:
+            values = [s for s in self.scores[case] if s is not None]
+            mean = sum(values) / len(values) if values else math.nan
+            std = (
+                math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+                if values
+                else math.nan
+            )
+            self._stats[case] = {
+                "mean": mean,
+                "std": std,
+                "min": min(values) if values else math.nan,
+                "max": max(values) if values else math.nan,
+                "distinct_feedbacks": len(set(self.feedbacks[case])),
+                "failed_repeats": len(self.scores[case]) - len(values),
+                "flipped": len(set(self.scores[case])) > 1,
+            }
+        return self._stats[case]
+
+    @property
+    def cases(self) -> list[int]:
+        return list(self.scores)
+
+    @property
+    def flipped(self) -> list[int]:
+        """The cases whose score was not identical in every repeat (a failed repeat counts)."""
+        return [case for case in self.scores if self._stat(case)["flipped"]]
+
+    @property
+    def flip_rate(self) -> float:
+        """The fraction of cases whose score was not identical in all repeats."""
+        return len(self.flipped) / len(self.scores) if self.scores else 0.0
+
+    @property
+    def mean_std(self) -> float:
+        """The mean over cases of the standard deviation of their scores (population std)."""
+        stds = [self._stat(c)["std"] for c in self.scores if not math.isnan(self._stat(c)["std"])]
+        return sum(stds) / len(stds) if stds else math.nan
+
+    @property
+    def per_case(self) -> Any:
+        """One row per case: mean, std, min, max, distinct feedbacks (pandas DataFrame)."""
+        import pandas as pd
+
+        columns = ["mean", "std", "min", "max", "distinct_feedbacks", "failed_repeats", "flipped"]
+        rows = {case: {k: self._stat(case)[k] for k in columns} for case in self.scores}
+        frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+        frame.index.name = "case"
+        return frame
+
+    @property
+    def advice(self) -> str | None:
+        """How to make the judge steadier, when some case flipped."""
+        return t("quality.stability.advice", self.lang) if self.flipped else None
+
+    @property
+    def passed(self) -> bool:
+        return not self.flipped and not self.interrupted
+
+    def to_frame(self) -> Any:
+        return self.per_case
+
+    # --- showing ------------------------------------------------------------------
+
+    def _title(self) -> str:
+        return t("quality.stability.title", self.lang, name=self.metric_name, repeats=self.repeats)
+
+    def _subtitle(self) -> str:
+        lang = self.lang
+        return " · ".join(
+            [
+                t("quality.cases", lang, count=len(self.scores)),
+                t("quality.stability.flip_rate", lang, rate=f"{self.flip_rate:.0%}"),
+                t("quality.stability.mean_std", lang, std=number(self.mean_std)),
+                judge_cost_text(lang, self.judge_cost_usd, self.judge_unpriced),
+            ]
+        )
+
+    def _verdict(self) -> str:
+        lang = self.lang
+        if not self.flipped:
+            return t("quality.stability.stable", lang, repeats=self.repeats)
+        return t(
+            "quality.stability.flips",
+            lang,
+            flipped=len(self.flipped),
+            count=len(self.scores),
+            rate=f"{self.flip_rate:.0%}",
+        )
+
+    def _notes(self) -> list[str]:
+        lang = self.lang
+        notes = []
+        if self.model_cache_bypassed:
+            notes.append(t("quality.stability.cache_bypassed", lang))
+        if self.skipped:
+            notes.append(t("quality.skipped", lang, count=len(self.skipped)))
+        if self.interrupted:
+            notes.append(t("quality.interrupted", lang))
+        return notes
+
+    def _headers(self) -> list[str]:
+        lang = self.lang
+        return [
+            t("col.case", lang),
+            t("quality.col.scores", lang),
+            t("quality.col.mean", lang),
+            t("quality.col.std", lang),
+            t("quality.col.feedbacks", lang),
+        ]
+
+    def _rows(self) -> list[list[tuple[str, str]]]:
+        # Flipped cases first: they are what the person came to see.
+        order = sorted(self.scores, key=lambda c: (not self._stat(c)["flipped"], c))
+        rows = []
+        for case in order[:SHOWN_CASES]:
+            stat = self._stat(case)
+            css = "skq-num skq-flag" if stat["flipped"] else "skq-num"
+            seen = " ".join("error" if s is None else number(s) for s in self.scores[case])
+            rows.append(
+                [
+                    (str(case), "skq-num"),
+                    (seen, css),
+                    (number(stat["mean"]), "skq-num"),
+                    (number(stat["std"]), "skq-num"),
+                    (str(stat["distinct_feedbacks"]), "skq-num"),
+                ]
+            )
+        return rows
+
+    def text(self) -> str:
+        lines = [self._title(), self._subtitle(), self._verdict()]
+        if self.advice:
+            lines.append(f"  ! {self.advice}")
+        lines += [f"  ! {note}" for note in self._notes()]
+        lines += table_text(self._headers(), [[c for c, _ in row] for row in self._rows()])
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        status = "good" if self.passed else "bad"
+        parts = [head_html(self._title(), self._subtitle(), status)]
+        parts.append(box_html(self._verdict(), "ok" if not self.flipped else ""))
+        if self.advice:
+            parts.append(box_html(self.advice, "note"))
+        parts += [box_html(note, "note") for note in self._notes()]
+        parts.append(table_html(self._headers(), self._rows(), 'class="skq-stability"'))
+        return _wrap(parts, "stability")
+
+    def __repr__(self) -> str:
+        return (
+            f"<StabilityReport metric={self.metric_name!r}: {len(self.scores)} cases x "
+            f"{self.repeats} repeats, flip rate {self.flip_rate:.3g}, "
+            f"mean std {number(self.mean_std)}>"
+        )
+
+
+@contextlib.contextmanager
+def fresh_model_calls() -> Iterator[bool]:
+    """Model calls made inside are never answered from litellm's cache (True: one was on)."""
+    litellm = sys.modules.get("litellm")  # not imported: it has no cache turned on
+    saved = getattr(litellm, "cache", None) if litellm is not None else None
+    if saved is not None:
+        litellm.cache = None  # type: ignore[union-attr]
+    try:
+        yield saved is not None
+    finally:
+        if saved is not None:
+            litellm.cache = saved  # type: ignore[union-attr]
+
+
+def stability(
+    metric: Any,
+    data: Any,
+    repeats: int = 5,
+    *,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+    **options: Any,
+) -> StabilityReport:
+    """Score the same outputs ``repeats`` times and report how often a case's score changes.
+
+    The outputs come once (``run`` through the run cache, or ``output_column``);
+    the metric is called ``repeats`` times per case, concurrently as in
+    :func:`~skynet_jupyter.evaluate`, with no cached model calls.  Options are
+    those of :func:`~skynet_jupyter.evaluate`.
+    """
+    started = _scoring.clock()
+    lang = _scoring.language(options)
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 2:
+        raise ValueError(t("quality.stability.repeats", lang, value=repeats))
+    loaded = _scoring.load(metric, lang)
+    with fresh_model_calls() as bypassed:
+        base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
+        items = _scoring.known_items(base)
+        if not items and not base.interrupted:
+            raise _scoring.MetricNotUsable(t("quality.no_outputs", lang))
+        again = items * (repeats - 1)
+        results: list[Any] = []
+        interrupted = base.interrupted
+        if not interrupted:
+            results, interrupted = _scoring.score_items(
+                loaded, base, again, options, phase="repeats", on_event=on_event
+            )
+    by_case = {case.index: case for case in base.cases}
+    scores: dict[int, list[float | None]] = {}
+    feedbacks: dict[int, list[str | None]] = {}
+    # A case counts only when every repeat of it ran (an interrupted pass leaves some out).
+    complete = set() if base.interrupted else {item.case for item in items}
+    for position, result in enumerate(results):
+        if result is None:
+            complete.discard(again[position].case)  # an interrupted repeat: not measured
+    for item in items:
+        if item.case not in complete:
+            continue
+        first = by_case[item.case]
+        scores[item.case] = [first.score]
+        feedbacks[item.case] = [first.feedback]
+    for position, result in enumerate(results):
+        case = again[position].case
+        if case in scores and result is not None:
+            scores[case].append(result.score)
+            feedbacks[case].append(result.feedback)
+    report = StabilityReport(
+        metric_name=loaded.name,
+        lang=lang,
+        repeats=repeats,
+        scores=scores,
+        feedbacks=feedbacks,
+        judge_cost_usd=_scoring.judge_cost([*base.cases, *results]),
+        judge_unpriced=_scoring.unpriced_judging([*base.cases, *results]),
+        skipped=tuple(c.index for c in base.cases if not _scoring.has_output(c)),
+        interrupted=interrupted,
+        model_cache_bypassed=bypassed,
+        elapsed_s=_scoring.clock() - started,
+    )
+    if on_event is not None:
+        on_event(_scoring.QualityFinished(report))
+    return report

@@ -1,0 +1,62 @@
+"""How a live view is displayed: the widget, then the report's static copy, as two outputs.
+
+A front end picks one MIME type per output, and an export with saved widget
+state (``jupyter nbconvert --to html --execute``, the default) picks the
+widget view, whose scripts come from a CDN: a static copy inside the widget's
+output would be lost there (offline, behind a proxy, in a CI artifact, in an
+emailed report).  So the static copy is an output of its own, right after the
+widget, and the widget's HTML carries a CSS rule (``hide_css``) that hides that
+output wherever the widget renders.  One report on screen in a live front end
+or an online export; the static one everywhere else (offline exports, GitHub,
+nbviewer, a notebook opened without its kernel).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+STATIC_CLASS = "skynet-static"  # the output holding a view's static copy
+
+
+class TwoOutputs:
+    """The display ids of one view's widget and static copy, and the bundles for them."""
+
+    def __init__(self, prefix: str = "skynet") -> None:
+        self.widget_id = f"{prefix}-{uuid.uuid4().hex}"
+        self.static_id = f"{self.widget_id}-static"
+        self.shown = False
+
+    def hide_css(self) -> str:
+        """The rule, placed inside the rendered widget only, that hides this static copy."""
+        target = f'[data-skynet-static="{self.static_id}"]'
+        return (
+            f"<style>.jp-OutputArea-child:has({target}),.output_area:has({target}),"
+            f"{target}{{display:none}}</style>"
+        )
+
+    def widget_bundle(self, model_id: str) -> dict[str, Any]:
+        # text/plain is empty: where widgets don't render, the static output says it all.
+        model = {"version_major": 2, "version_minor": 0, "model_id": model_id}
+        return {WIDGET_MIME: model, "text/plain": ""}
+
+    def static_bundle(self, html: str, text: str) -> dict[str, Any]:
+        marker = f'<div class="{STATIC_CLASS}" data-skynet-static="{self.static_id}">'
+        return {"text/html": f"{marker}{html}</div>", "text/plain": text}
+
+    def show(self, model_id: str, html: str, text: str) -> None:
+        from IPython.display import display
+
+        display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)
+        display(self.static_bundle(html, text), raw=True, display_id=self.static_id)
+        self.shown = True
+
+    def update(self, model_id: str, html: str, text: str) -> None:
+        """Both outputs, in place (wherever they are: the edit loop updates an earlier cell)."""
+        if not self.shown:
+            return
+        from IPython.display import update_display
+
+        update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)
+        update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)
