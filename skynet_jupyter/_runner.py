@@ -250,10 +250,15 @@ class CaseRunner:
             output = None
         if not isinstance(seen, Observation):
             seen = None
+        # A value that could not be copied is not fixed by reshaping the return value.
+        hint = "hint.not_copyable" if stage in (_COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT) else None
         try:
-            return self._failed(case, output, seen, ctx, step, error, None, None)
+            result = self._failed(case, output, seen, ctx, step, error, None, None)
         except BaseException:
-            return CaseResult(case.index, case.input, case.expected, failed_step=step, error=error)
+            result = CaseResult(case.index, case.input, case.expected)
+            result.failed_step, result.error = step, error
+        result.hint_id = hint
+        return result
 
     def _run(self, case: Case, ctx: CaseContext, watch: Deadline) -> tuple[Any, Any, Any]:
         """(output, observation, None), or (None, None, the failed result)."""
@@ -263,7 +268,9 @@ class CaseRunner:
             given = _copy(case.input)
         except BaseException as exc:
             error = t("case.input_not_copyable", self.lang, error=_exception_line(exc))
-            return None, None, self._failed(case, None, None, ctx, RUN_FUNCTION, error, None, None)
+            failed = self._failed(case, None, None, ctx, RUN_FUNCTION, error, None, None)
+            failed.hint_id = "hint.not_copyable"
+            return None, None, failed
         started = time.perf_counter()
         watch.deadline = started + self.limits.run
         watch.step = RUN_FUNCTION

@@ -242,6 +242,9 @@ def case_hint(step: str, case: Any, lang: str | None = None) -> str:
     value; a missing model is told how to configure it.  ``case`` is a
     :class:`~skynet_jupyter.report.CaseResult` (its ``error`` and ``traceback``).
     """
+    own = getattr(case, "hint_id", None)
+    if own:
+        return t(own, lang)
     traceback = getattr(case, "traceback", None) or ""
     error = getattr(case, "error", None) or ""
     if step in (RUN_FUNCTION, METRIC_RETURN_VALUE):

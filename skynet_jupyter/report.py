@@ -59,6 +59,7 @@ class CaseResult:
     measured: Any = None  # the run's Observation (what observation() returned)
     retries: int = 0  # rate-limit answers retried for this case's model calls (run and judge)
     stand_in_calls: int = 0  # model calls an offline stand-in answered (run and judge)
+    hint_id: str | None = None  # a fix of its own (a copy that failed), else the step's
 
     @property
     def passed(self) -> bool:

@@ -331,11 +331,13 @@ def test_dark_theme_text_has_contrast(dark, tmp_path):
         "failure line": broken.locator(".skv-error").first,
         "failed-at line": broken.locator("tr.skv-sub .skv-fail").first,
         "reason and fix": broken.locator(".skv-callout").first,
-        "scores": passing.locator(".skv-score").first,
-        "a lower score": passing.locator(".skv-score").nth(1),
+        "a high score": passing.locator(".skv-score-hi").first,
+        "a low score": passing.locator(".skv-score-lo").first,  # the misclassified ticket
         "feedback": passing.locator(".skv-feedback").first,
     }
     results = {name: _contrast(locator) for name, locator in measured.items()}
+    for name, found in results.items():  # shown with -s: the measurements behind the check
+        print(f"contrast {name}: {found['ratio']:.2f} ({found['color']} on {found['background']})")
     low = {name: r for name, r in results.items() if r["ratio"] < 4.5}
     assert not low, low
     picture = tmp_path / "dark.png"

@@ -193,3 +193,21 @@ def test_anything_is_accepted_or_rejected_with_a_contract_error(value):
 def test_unclimbable_scores_are_always_rejected(score):
     with pytest.raises(ContractError):
         validate_return((score, {"feedback": "x"}))
+
+
+@pytest.mark.parametrize(
+    ("scores", "rule", "fields"),
+    [
+        ([1.0], "return.scores_not_dict", {"value": "[1.0]", "type": "list"}),
+        ({1: 1.0}, "return.score_name_not_str", {"value": "1", "type": "int"}),
+        (
+            {"a": "high"},
+            "return.named_score_type",
+            {"value": "'high'", "name": "a", "type": "str"},
+        ),
+    ],
+)
+def test_named_score_messages_name_the_score_and_its_value(scores, rule, fields):
+    with pytest.raises(ContractError) as caught:
+        validate_return((1.0, {"feedback": "x", "scores": scores}))
+    assert (caught.value.message_id, caught.value.fields) == (rule, fields)

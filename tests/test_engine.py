@@ -907,3 +907,25 @@ def test_the_run_cache_keeps_new_runs_after_cached_ones_and_never_failed_runs(ti
     assert len(cache) == 4  # the failed run is not kept
     sj.check(exact, tickets, outputs="label", run=run, run_cache=cache, cases=5)
     assert len(calls) == 2 + 3 + 1  # only the failed run runs again
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no text")
+
+
+def test_odd_failures_still_give_one_readable_sentence(tickets):
+    def run(artifact, case_input):
+        raise Unprintable()
+
+    (case,) = sj.check(exact, tickets, outputs="label", run=run, cases=1).cases
+    assert case.error == "run(artifact, input) raised Unprintable: <exception str() failed>"
+    source = "def score(input, output, expected=None):\n    raise ValueError()\n"
+    report = sj.check(source, tickets, outputs="label", output_column="label", cases=1)
+    assert report.cases[0].error == "score raised ValueError"  # no dangling colon
+    rows = [dict(tickets[0], lock=threading.Lock())]
+    (case,) = sj.check(exact, rows, outputs="label", run=always_billing).cases
+    assert case.failed_step == "run_function"
+    assert "input could not be copied (TypeError: cannot pickle '_thread.lock' object)" in (
+        case.error
+    )

@@ -173,6 +173,9 @@ def test_a_lock_in_the_input_is_a_failed_case_at_each_step_that_copies_it():
     assert ran.cases[0].failed_step == "run_function"
     assert "input could not be copied" in ran.cases[0].error
     assert ran.step("metric_return_value").status == "skipped"  # never reached
+    # The fix named is about copying, not "Return a pair".
+    for failed in (report.step("metric_return_value"), ran.step("run_function")):
+        assert failed.hint.startswith("Each case gets its own copy"), failed.hint
 
 
 def test_a_generator_returned_by_run_is_a_failed_run():

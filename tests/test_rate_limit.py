@@ -320,3 +320,44 @@ def _wait_for(condition, what: str, limit: float = 30.0):
             return value
         time.sleep(0.005)
     raise AssertionError(f"waited {limit:.0f} s for {what}")
+
+
+def test_the_report_counts_retries_per_case_and_the_view_shows_the_wait(server):
+    from skynet_jupyter.render import report_text
+    from skynet_jupyter.widgets import LiveView
+
+    server.retry_after_ms = 1500
+    server.fail_next(429)
+    view = LiveView(kind="eval", lang="en")
+    seen: list[str] = []
+    stop = threading.Event()
+
+    def watch() -> None:  # what the browser would be sent, read while the run waits
+        while not stop.is_set():
+            if "held back by the provider" in view.head.value:
+                seen.append(view.head.value)
+                return
+            time.sleep(0.05)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        report = sj.evaluate(
+            lambda input, output, expected=None: (1.0, {"feedback": "Answered."}),
+            rows(4),
+            outputs="label",
+            run=ask_task,
+            concurrency=2,
+            models=ModelSettings(task_model=model(server, TASK)),
+            on_event=view.on_event,
+        )
+    finally:
+        stop.set()
+        watcher.join(10)
+    assert report.passed
+    assert sum(case.retries for case in report.cases) == 1 == report.retries
+    assert sorted(case.retries for case in report.cases) == [0, 0, 0, 1]
+    assert report.to_frame()["retries"].sum() == 1
+    assert "1 rate-limit retries" in report_text(report, width=0)
+    assert seen, "the live view never said the run was held back"
+    assert "held back by the provider" not in view.head.value  # over now

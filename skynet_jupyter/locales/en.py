@@ -23,6 +23,11 @@ MESSAGES = {
         "and positive speed.reference (ms) and cost.reference (USD)."
     ),
     "hint.run_function": "Fix run(artifact, input) so it returns an output for every case.",
+    "hint.not_copyable": (
+        "Each case gets its own copy of the input, expected value and output (so a metric "
+        "that changes them loses nothing): give plain data that copy.deepcopy can copy "
+        "(text, numbers, lists, dicts), not locks, open files, generators or clients."
+    ),
     "hint.metric_return_value": (
         'Return a pair: (number, {{"feedback": "what is wrong and what a correct '
         'output looks like"}}).'

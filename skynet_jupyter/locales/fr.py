@@ -27,6 +27,12 @@ MESSAGES = {
     "hint.run_function": (
         "Corrigez run(artifact, input) pour qu'elle renvoie une sortie pour chaque cas."
     ),
+    "hint.not_copyable": (
+        "Chaque cas reçoit sa propre copie de l'entrée, de la valeur attendue et de la sortie "
+        "(une métrique qui les modifie ne perd rien) : donnez des données simples que "
+        "copy.deepcopy sait copier (texte, nombres, listes, dictionnaires), pas des verrous, "
+        "des fichiers ouverts, des générateurs ou des clients."
+    ),
     "hint.metric_return_value": (
         'Renvoyez une paire : (nombre, {{"feedback": "ce qui ne va pas et à quoi ressemble '
         'une sortie correcte"}}).'

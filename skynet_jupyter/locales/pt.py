@@ -25,6 +25,12 @@ MESSAGES = {
         "e valores positivos para speed.reference (ms) e cost.reference (USD)."
     ),
     "hint.run_function": "Corrija run(artifact, input) para que devolva uma saída para cada caso.",
+    "hint.not_copyable": (
+        "Cada caso recebe a sua própria cópia da entrada, do valor esperado e da saída (uma "
+        "métrica que os altera não perde nada): dê dados simples que copy.deepcopy consiga "
+        "copiar (texto, números, listas, dicionários), não locks, ficheiros abertos, "
+        "geradores ou clientes."
+    ),
     "hint.metric_return_value": (
         'Devolva um par: (número, {{"feedback": "o que está errado e como é uma saída correta"}}).'
     ),

@@ -10,6 +10,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from .._rate_limit import waiting
 from ..engine import CaseFinished, CaseStarted, Event, Finished
 from ..i18n import resolve_lang, t
 from ..render import esc, headline
@@ -23,6 +24,7 @@ from ._throttle import GAP, Throttle
 
 CHECK_ROWS = 200  # rows of a check's table (a check has 3 cases unless --cases says more)
 EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrows them)
+HELD_REDRAW = 0.5  # seconds between redraws while a provider's rate limit holds the run
 
 
 class LiveView:
@@ -58,6 +60,7 @@ class LiveView:
         self._redraw = True  # draw at the next flush even without new events
         self._finished = False
         self._throttle = Throttle(self._flush, self._lock, gap=gap, on_error=self._show_error)
+        self._held_timer: threading.Timer | None = None
         self._outputs = TwoOutputs()
         self._display_id = self._outputs.widget_id
         self._static_id = self._outputs.static_id
@@ -107,6 +110,7 @@ class LiveView:
             if self._started == 1:  # the steps before the cases have passed: say so
                 self._redraw = True
                 self._throttle.poke()
+                self._watch_rate_limit()
         elif kind is Finished:
             self.finish(event.report)  # type: ignore[union-attr]
 
@@ -249,6 +253,29 @@ class LiveView:
         sent += self.reward.render()
         return sent
 
+    def _watch_rate_limit(self, shown: int = 0) -> None:
+        # While a provider holds the run back no event arrives: look twice a second, and
+        # redraw when the number held back changed, until the run ends.
+        def tick() -> None:
+            held = waiting()
+            with self._lock:
+                self._held_timer = None
+                if self._finished:
+                    return
+                if held != shown:
+                    self._redraw = True
+            if held != shown:
+                self._throttle.poke()
+            self._watch_rate_limit(held)
+
+        with self._lock:
+            if self._held_timer is not None or self._finished:
+                return
+            timer = threading.Timer(HELD_REDRAW, tick)
+            timer.daemon = True
+            self._held_timer = timer
+        timer.start()
+
     def _redraw_cases(self) -> None:
         set_value(self.cases, self._cases_html())
 
@@ -260,6 +287,9 @@ class LiveView:
             key = "view.running_check" if state.kind == "check" else "view.running_eval"
             title, status = t(key, lang), PENDING
             subtitle = t("report.metric", lang, name=state.metric_name)
+            held = waiting()
+            if held:  # said even before a first case finishes
+                subtitle += " · " + t("view.rate_limited", lang, count=held)
         else:
             title = headline(report)
             status = PASSED if report.passed else FAILED
