@@ -40,7 +40,8 @@ from .quality import (
 )
 from .report import CaseResult, CheckReport, EvalReport, Step
 from .reward import RewardSpec
-from .runtime import ModelSettings, Observation, configure
+from .runtime import ModelNotConfigured, ModelSettings, Observation, configure
+from .scale import ExecutorError
 
 __version__ = "0.1.0"
 
@@ -52,15 +53,18 @@ __all__ = [
     "CaseFinished",
     "CaseResult",
     "CaseStarted",
+    "CheckFailed",
     "CheckReport",
     "CompareReport",
     "ContractError",
     "DataError",
     "EvalReport",
+    "ExecutorError",
     "Finished",
     "Limits",
     "Metric",
     "ModelCallError",
+    "ModelNotConfigured",
     "ModelReply",
     "ModelSettings",
     "Observation",
@@ -118,3 +122,12 @@ def unload_ipython_extension(ipython: Any) -> None:
     from .magics import unload
 
     unload(ipython)
+
+
+def __getattr__(name: str) -> Any:
+    # CheckFailed lives with the magics, which import IPython: only when asked for.
+    if name == "CheckFailed":
+        from .magics import CheckFailed
+
+        return CheckFailed
+    raise AttributeError(f"module 'skynet_jupyter' has no attribute {name!r}")

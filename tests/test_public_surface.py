@@ -1,0 +1,48 @@
+"""What ``import skynet_jupyter`` offers: every exported name resolves, the errors
+users catch are the ones raised, and importing stays free of IPython."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import skynet_jupyter as sj
+from skynet_jupyter import runtime
+from skynet_jupyter.runtime import ModelSettings
+
+
+def test_every_exported_name_resolves() -> None:
+    missing = [name for name in sj.__all__ if getattr(sj, name, None) is None]
+    assert missing == []
+
+
+def test_importing_the_package_imports_no_ipython() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, skynet_jupyter as sj; print('IPython' in sys.modules); "
+            "sj.CheckFailed; print('IPython' in sys.modules)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]  # CheckFailed loads the magics on demand
+
+
+def test_the_errors_users_catch_are_the_ones_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    with pytest.raises(sj.ModelNotConfigured, match="No task model is configured"):
+        runtime.llm("Say something.")
+    from skynet_jupyter.magics import CheckFailed
+    from skynet_jupyter.scale import ExecutorError
+
+    assert sj.CheckFailed is CheckFailed and sj.ExecutorError is ExecutorError
+    with pytest.raises(AttributeError, match="no attribute 'NotAName'"):
+        sj.NotAName  # noqa: B018
