@@ -26,20 +26,19 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any
 
 from .dataset import Case, DataError, load_cases
 from .engine import Listener, RunCache, evaluate
 from .i18n import resolve_lang, t
 from .metric import Metric, load_function, load_metric
+from .optimize_report import Costs
 from .report import CaseResult
 from .runtime import ModelSettings
 
 __all__ = [
     "ReflectionModel",
     "SkynetGEPAAdapter",
-    "Spend",
     "failure_feedback",
     "to_gepa_adapter",
 ]
@@ -53,36 +52,6 @@ def _gepa() -> Any:
             "The optimizer preview needs the gepa library: pip install 'skynet-jupyter[gepa]'."
         ) from None
     return gepa
-
-
-@dataclass(slots=True)
-class Spend:
-    """Dollars spent so far, by who spent them (``*_known``: False once a price was unknown)."""
-
-    task: float = 0.0
-    judge: float = 0.0
-    reflection: float = 0.0
-    task_known: bool = True
-    judge_known: bool = True
-    reflection_known: bool = True
-
-    @property
-    def total(self) -> float:
-        return self.task + self.judge + self.reflection
-
-    def add_case(self, result: CaseResult) -> None:
-        """Count one scored case: its run (unless the output came from the cache) and its judge."""
-        if not result.cached and result.measured is not None:
-            if result.cost_usd is None:
-                self.task_known = False
-            else:
-                self.task += result.cost_usd
-        if result.judge_cost_usd is not None:
-            self.judge += result.judge_cost_usd
-        else:
-            run_calls = 0 if result.measured is None else result.measured.model_calls
-            if result.model_calls > run_calls:
-                self.judge_known = False  # the judge called a model whose price is unknown
 
 
 def failure_feedback(result: CaseResult, lang: str) -> str:
@@ -150,7 +119,7 @@ class SkynetGEPAAdapter:
             for name, value in (("run_timeout", run_timeout), ("isolation", isolation))
             if value is not None
         }
-        self.spend = Spend()
+        self.spend = Costs()  # task and judge; the reflection model counts its own
         self.metric_calls = 0
         self.failed_cases = 0
         self.current_artifact: Any = None  # what run receives in the evaluation under way

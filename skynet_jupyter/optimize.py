@@ -16,6 +16,7 @@ not, from what it saw (the feedback adviser reads the seed's cases).
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 import time
@@ -25,7 +26,7 @@ from typing import Any
 
 from .dataset import Case, DataError, load_cases
 from .engine import CaseFinished, Limits, RunCache
-from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, Spend, _gepa
+from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, _gepa
 from .i18n import resolve_lang, t
 from .metric import Metric, load_metric
 from .optimize_report import (
@@ -221,14 +222,10 @@ def _text(candidate: dict[str, str], component: str | None) -> Any:
     return dict(candidate) if component is None else candidate[component]
 
 
-def _costs(spend: Spend, reflection: ReflectionModel) -> Costs:
-    return Costs(
-        task=spend.task,
-        judge=spend.judge,
-        reflection=reflection.cost_usd,
-        task_known=spend.task_known,
-        judge_known=spend.judge_known,
-        reflection_known=reflection.cost_known,
+def _costs(spend: Costs, reflection: ReflectionModel) -> Costs:
+    """The adapter's task and judge spend, with the reflection model's added."""
+    return dataclasses.replace(
+        spend, reflection=reflection.cost_usd, reflection_known=reflection.cost_known
     )
 
 

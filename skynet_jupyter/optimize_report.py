@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .report import CaseResult
 
 __all__ = ["Candidate", "Costs", "OptimizeEvent", "OptimizeListener", "OptimizeReport", "Proposal"]
 
@@ -58,11 +61,12 @@ class Proposal:
     candidate: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Costs:
     """US dollars spent, split: the run's model calls (task), the metric's (judge),
     and the reflection model's.  A ``*_known`` flag is False when a price was unknown
-    (the figure then counts only the calls whose price was known)."""
+    (the figure then counts only the calls whose price was known).  The adapter adds
+    cases to its own as they are scored; a report holds a copy."""
 
     task: float = 0.0
     judge: float = 0.0
@@ -86,6 +90,20 @@ class Costs:
 
     def as_dict(self) -> dict[str, float]:
         return {name: self[name] for name in ("task", "judge", "reflection", "total")}
+
+    def add_case(self, result: CaseResult) -> None:
+        """Count one scored case: its run (unless the output came from the cache) and its judge."""
+        if not result.cached and result.measured is not None:
+            if result.cost_usd is None:
+                self.task_known = False
+            else:
+                self.task += result.cost_usd
+        if result.judge_cost_usd is not None:
+            self.judge += result.judge_cost_usd
+        else:
+            run_calls = 0 if result.measured is None else result.measured.model_calls
+            if result.model_calls > run_calls:
+                self.judge_known = False  # the judge called a model whose price is unknown
 
 
 @dataclass(slots=True)
