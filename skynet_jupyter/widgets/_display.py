@@ -60,3 +60,29 @@ class TwoOutputs:
 
         update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)
         update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)
+
+
+class ShownTwice:
+    """``show()`` and redraws of a view displayed as :class:`TwoOutputs`.
+
+    A view sets ``_outputs`` (a ``TwoOutputs``), ``widget`` and ``_shown``, and
+    defines ``_static()``: the (HTML, text) of its static copy.
+    """
+
+    _outputs: TwoOutputs
+    widget: Any
+    _shown: bool
+
+    def _static(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def show(self) -> None:
+        """Display the view (once) in the current output: the widget, then its static copy."""
+        self._outputs.show(self.widget.model_id, *self._static())
+        self._shown = True
+
+    def _ipython_display_(self) -> None:
+        self.show()
+
+    def _update_display(self) -> None:
+        self._outputs.update(self.widget.model_id, *self._static())

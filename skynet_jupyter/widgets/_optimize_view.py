@@ -24,14 +24,14 @@ from ..i18n import resolve_lang, t
 from ..optimize import OptimizeEvent, OptimizeReport
 from ..optimize_render import body_html, head_html, report_html
 from ..render import esc
-from ._display import TwoOutputs
+from ._display import ShownTwice, TwoOutputs
 from ._reward_view import set_value
 from ._throttle import GAP, Throttle
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
-class OptimizeView:
+class OptimizeView(ShownTwice):
     """An optimizer run that updates in place; ``show()`` once, ``on_event`` as listener."""
 
     def __init__(
@@ -95,23 +95,12 @@ class OptimizeView:
 
     # --- display ---------------------------------------------------------------------
 
-    def show(self) -> None:
-        """Display the view (once): the widget, then its static copy (see ``_display``)."""
-        self._outputs.show(self.widget.model_id, *self._static())
-        self._shown = True
-
-    def _ipython_display_(self) -> None:
-        self.show()
-
     def _static(self) -> tuple[str, str]:
         bundle = self._bundle()
         return bundle["text/html"], bundle["text/plain"]
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         return self._bundle()
-
-    def _update_display(self) -> None:
-        self._outputs.update(self.widget.model_id, *self._static())
 
     def _bundle(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -19,13 +19,13 @@ from ..engine import CaseFinished, CaseStarted
 from ..i18n import resolve_lang, t
 from ..quality import Phase, ProbeReport, QualityFinished
 from ..render import esc
-from ._display import TwoOutputs
+from ._display import ShownTwice, TwoOutputs
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 GAP = 0.1  # seconds between progress updates sent to the browser
 
 
-class QualityView:
+class QualityView(ShownTwice):
     """A measurement's view: progress while it runs, its report when it ends.
 
     ``show()`` displays it once; ``on_event`` is the listener to pass as
@@ -136,14 +136,6 @@ class QualityView:
             self.errors.append_stderr(traceback.format_exc())
 
     # --- display ----------------------------------------------------------------
-
-    def show(self) -> None:
-        """Display the view (once) in the current output: the widget, then its static copy."""
-        self._outputs.show(self.widget.model_id, *self._static())
-        self._shown = True
-
-    def _ipython_display_(self) -> None:
-        self.show()
 
     def _static(self) -> tuple[str, str]:
         if self.report is None:

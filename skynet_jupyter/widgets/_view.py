@@ -17,7 +17,7 @@ from ..render import esc, headline
 from ..report import FAILED, PASSED, CaseResult, CheckReport
 from ..reward import PARTS
 from . import _html
-from ._display import TwoOutputs
+from ._display import ShownTwice, TwoOutputs
 from ._reward_view import RewardPanel, reward_html, set_value
 from ._state import ALL, PENDING, WORST_ROWS, LiveState, as_spec, filter_options
 from ._throttle import GAP, Throttle
@@ -27,7 +27,7 @@ EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrow
 HELD_REDRAW = 0.5  # seconds between redraws while a provider's rate limit holds the run
 
 
-class LiveView:
+class LiveView(ShownTwice):
     """A check's or an evaluation's view that updates in place as cases finish.
 
     ``show()`` displays it once (the widget, plus a static HTML copy of the
@@ -170,17 +170,6 @@ class LiveView:
 
     # --- display ----------------------------------------------------------------
     # Two outputs, the widget and its static copy: see ``_display``.
-
-    def show(self) -> None:
-        """Display the view (once) in the current output: the widget, then its static copy."""
-        self._outputs.show(self.widget.model_id, *self._static())
-        self._shown = True
-
-    def _ipython_display_(self) -> None:
-        self.show()
-
-    def _update_display(self) -> None:
-        self._outputs.update(self.widget.model_id, *self._static())
 
     def _static(self) -> tuple[str, str]:
         """The static copy's HTML and text: the report, or the running title."""
