@@ -92,10 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import skynet_jupyter as sj
-    from skynet_jupyter import ModelSettings, _models
-    from skynet_jupyter.runtime import llm
+    from skynet_jupyter import ModelSettings, _llm
+    from skynet_jupyter.skynet_helpers import llm
 
-    _models.warm_up("openai/gpt-4o-mini")
+    _llm.warm_up("openai/gpt-4o-mini")
     rows = [{"text": f"ticket {i}", "label": "billing"} for i in range(args.cases)]
     ideal = args.cases / args.rate
     server = Server(args.rate, args.burst, not args.no_headers)

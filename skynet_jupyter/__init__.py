@@ -5,6 +5,24 @@
 
 In a notebook: ``%load_ext skynet_jupyter``, then ``%%skynet_metric`` and
 ``%skynet_check``.
+
+Modules (README's "Layout" says the same, at more length)::
+
+    the core, no IPython   contract.py metric.py dataset.py reward.py report.py advice.py
+                           render.py _shows.py tracebacks.py
+    running cases          engine.py options.py _runner.py _workers.py _isolation.py
+                           executors.py run_store.py
+    import skynet          skynet_helpers.py case_context.py _import_hook.py importable/
+                           pytest_plugin.py
+    models                 model_settings.py _llm.py _rate_limit.py _secrets.py stand_in.py
+    notebook magics        magics.py names.py _magic_options.py _cell_display.py _replay.py
+                           _save.py _quality_magic.py _optimize_magic.py widgets/
+    terminal               cli.py progress_line.py terminal_text.py
+    languages              i18n.py locales/
+    optimizers             dspy_adapter.py optimize.py gepa_adapter.py optimize_report.py
+                           optimize_render.py
+    metric quality         quality/
+    tutorial data          examples/
 """
 
 from __future__ import annotations
@@ -12,7 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import _import_hook
-from ._models import ModelCallError, ModelReply, StandInModel
+from ._llm import ModelCallError, ModelReply
+from .case_context import Observation
 from .contract import ContractError, validate_return
 from .dataset import Case, DataError, load_cases, load_example
 from .engine import (
@@ -25,8 +44,10 @@ from .engine import (
     evaluate,
     run_case,
 )
+from .executors import ExecutorError
 from .gepa_adapter import to_gepa_adapter
 from .metric import Metric, load_metric
+from .model_settings import ModelNotConfigured, ModelSettings, configure
 from .optimize import OptimizeReport, optimize
 from .quality import (
     AgreementReport,
@@ -40,8 +61,7 @@ from .quality import (
 )
 from .report import CaseResult, CheckReport, EvalReport, Step
 from .reward import RewardSpec
-from .runtime import ModelNotConfigured, ModelSettings, Observation, configure
-from .scale import ExecutorError
+from .stand_in import StandInModel
 
 __version__ = "0.1.0"
 

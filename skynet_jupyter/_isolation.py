@@ -9,7 +9,7 @@ starts a new one.
 
 - **Code travels by value.**  The runner (metric, run function, artifact,
   models) is sent once per process with cloudpickle, as the executor path does
-  (``scale``): functions defined in a notebook work, tracebacks name the cell.
+  (``executors``): functions defined in a notebook work, tracebacks name the cell.
 - **Limits.**  The runner in the worker writes each phase's deadline and step
   to a shared page (``mmap``, one cell per slot); the parent reads it every
   ``TICK`` and kills a worker whose case is past it.  ``time.perf_counter`` is
@@ -47,8 +47,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
-from ._runner import CaseRunner, _exception_line
-from ._workers import TICK, OnResult, StoppedByListener, _timeout_result, not_run_result
+from ._runner import CaseRunner, exception_line
+from ._workers import TICK, OnResult, StoppedByListener, not_run_result, timeout_result
 from .contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
 from .dataset import Case
 from .i18n import t
@@ -119,9 +119,9 @@ def _pack(value: Any) -> bytes:
     except Exception:  # a lambda, a class made at run time: send it by value
         data = None
     if data is None or b"__main__" in data:  # the notebook's names do not exist over there
-        from .scale import _dumps
+        from .executors import dumps
 
-        return _dumps(value)
+        return dumps(value)
     return data
 
 
@@ -145,20 +145,21 @@ def _child_main() -> None:
     try:
         path, key, blob = pickle.loads(first)
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
-        from ._models import warm_up
-        from .runtime import CaseContext, _current, install_skynet_module
-        from .scale import _unpack_runner
+        from ._import_hook import install_skynet_module
+        from ._llm import warm_up
+        from .case_context import CaseContext, current_case
+        from .executors import unpack_runner
 
         install_skynet_module()  # before the runner: metric code may import skynet
-        runner = _unpack_runner(key, blob)
+        runner = unpack_runner(key, blob)
         warm_up(runner.models.task_model, runner.models.judge_model)
         with open(page_path, "r+b") as page_file:
             page = mmap.mmap(page_file.fileno(), 0)
         watch = _PageWatch(memoryview(page).cast("d"), slot)
         ctx = CaseContext(runner.models)
-        _current.set(ctx)
+        current_case.set(ctx)
     except BaseException as exc:
-        reply("broken", _exception_line(exc))
+        reply("broken", exception_line(exc))
         return
     reply("ready", None)
     score_case = runner.score_case
@@ -169,7 +170,7 @@ def _child_main() -> None:
         try:
             case = pickle.loads(data)
         except BaseException as exc:  # a class this process cannot import
-            reply("unreadable", _exception_line(exc))
+            reply("unreadable", exception_line(exc))
             continue
         result = score_case(case, ctx, watch)  # never raises
         watch.deadline = math.inf
@@ -178,7 +179,7 @@ def _child_main() -> None:
         except BaseException as exc:
             failed = CaseResult(case.index, case.input, case.expected)
             failed.failed_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
-            failed.error = t("case.result_unsendable", runner.lang, error=_exception_line(exc))
+            failed.error = t("case.result_unsendable", runner.lang, error=exception_line(exc))
             payload = _pack(("result", failed))
         _write_message(replies, payload)
 
@@ -219,16 +220,16 @@ class _Pool:
     """Worker processes, one per slot, restarted when killed."""
 
     def __init__(self, runner: CaseRunner, slots: int) -> None:
-        from .scale import _dumps_with_sources, _unpicklable_part
+        from .executors import dumps_with_sources, unpicklable_part
 
         try:
-            blob = _dumps_with_sources(runner)
+            blob = dumps_with_sources(runner)
         except Exception as exc:
             raise ValueError(
                 t(
                     "isolation.unpicklable",
                     runner.lang,
-                    part=_unpicklable_part(runner),
+                    part=unpicklable_part(runner),
                     error=f"{type(exc).__name__}: {exc}",
                 )
             ) from exc
@@ -446,7 +447,7 @@ def run_isolated(
                 late_case = slot.case
                 assert late_case is not None
                 pool.kill(slot)
-                fresh.append(_timeout_result(runner, late_case, step, blocked=False))
+                fresh.append(timeout_result(runner, late_case, step, blocked=False))
                 if todo and broken is None and listener_error is None:
                     pool.start(slot)
             if fresh or started:
@@ -536,6 +537,6 @@ def _receive(
 
 def _unsendable_case(runner: CaseRunner, case: Case, exc: BaseException | str) -> CaseResult:
     step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
-    error = exc if isinstance(exc, str) else _exception_line(exc)
+    error = exc if isinstance(exc, str) else exception_line(exc)
     reason = t("case.input_not_copyable", runner.lang, error=error)
     return not_run_result(case, step, reason)

@@ -14,11 +14,12 @@ from typing import Any
 from IPython.core.error import UsageError
 from IPython.core.magic_arguments import argument
 
-from ._magic_support import listed_options
+from ._magic_options import listed_options
 from .dataset import DataError
 from .engine import RunCache
 from .i18n import LANGUAGES
 from .optimize import OptimizeReport, ReflectionModelMissing, optimize
+from .options import MAX_TIMEOUT, MIN_TIMEOUT
 
 OPTIMIZE_OPTIONS = listed_options(
     argument("--metric", metavar="NAME", help="the registered metric to use (default: default)"),
@@ -69,7 +70,8 @@ OPTIMIZE_OPTIONS = listed_options(
         "--timeout",
         metavar="S",
         type=float,
-        help="metric time limit per call in seconds, 1..600 (default: SkynetMagics.timeout)",
+        help=f"metric time limit per call in seconds, {MIN_TIMEOUT:g}..{MAX_TIMEOUT:g} "
+        "(default: SkynetMagics.timeout)",
     ),
     argument(
         "--concurrency",
@@ -111,23 +113,23 @@ def _shown(report: OptimizeReport, cell: Any) -> OptimizeReport:
 
 def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
     """What ``%skynet_optimize`` does once its line is parsed."""
-    from ._magic_support import CellMark, lazy_show
-    from .magics import _MISSING, _artifact_file, _data_file, _unquote
+    from ._cell_display import CellMark, lazy_show
+    from .names import MISSING, artifact_file, data_file, unquote
 
     lang = magics._lang(args.lang)
-    metric = magics._metric(_unquote(args.metric) if args.metric else "default")
-    data = magics._resolve("--data", args.data, _data_file)
+    metric = magics._metric(unquote(args.metric) if args.metric else "default")
+    data = magics._resolve("--data", args.data, data_file)
     run = magics._resolve("--run", args.run, magics._run_file)
     if not callable(run):
         from .i18n import t
 
         raise UsageError(t("magic.not_function", lang, text=args.run, type=type(run).__name__))
-    artifact = magics._resolve("--artifact", args.artifact, _artifact_file)
+    artifact = magics._resolve("--artifact", args.artifact, artifact_file)
     reflection = None
     if args.reflection_model:
         # A notebook variable (a callable model), else the text is a litellm model string.
         reflection = magics._resolve(
-            "--reflection-model", args.reflection_model, lambda text: text or _MISSING
+            "--reflection-model", args.reflection_model, lambda text: text or MISSING
         )
     val: float | int = args.val
     if isinstance(val, float) and val >= 1 and val.is_integer():
@@ -151,9 +153,9 @@ def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
             val=val,
             max_cost=args.max_cost,
             seed=args.seed,
-            outputs=_unquote(args.outputs) if args.outputs else None,
-            inputs=_unquote(args.inputs) if args.inputs else None,
-            split=_unquote(args.split) if args.split else None,
+            outputs=unquote(args.outputs) if args.outputs else None,
+            inputs=unquote(args.inputs) if args.inputs else None,
+            split=unquote(args.split) if args.split else None,
             timeout=args.timeout if args.timeout is not None else magics.timeout,
             concurrency=args.concurrency if args.concurrency is not None else magics.concurrency,
             lang=lang,

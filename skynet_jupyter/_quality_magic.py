@@ -15,7 +15,7 @@ from typing import Any
 from IPython.core.error import UsageError
 from IPython.core.magic_arguments import argument
 
-from ._magic_support import listed_options
+from ._magic_options import listed_options
 from .dataset import DataError
 from .i18n import t
 from .quality import PROBES, agreement, compare, probe, stability
@@ -79,27 +79,26 @@ COMPARE_OPTIONS = listed_options(
 
 def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
     """The work of the four magics: resolve, show the live view, measure, return the report."""
-    from .magics import DEFAULT_NAME, CheckFailed, _data_file, _unquote
+    from .magics import DEFAULT_NAME, CheckFailed
+    from .names import data_file, unquote
 
     language = magics._lang(args.lang)
     if kind == "compare":
         metrics, names = _compared(magics, args, language)
     else:
-        metric = magics._metric(_unquote(args.metric) if args.metric else DEFAULT_NAME)
+        metric = magics._metric(unquote(args.metric) if args.metric else DEFAULT_NAME)
         metrics, names = [metric], None
-    data = magics._resolve("--data", args.data, _data_file)
-    options = magics._case_options("eval", args, language)
-    options["concurrency"] = magics.concurrency if args.concurrency is None else args.concurrency
-    if args.executor:
-        options["executor"] = magics._executor(args.executor)
+    data = magics._resolve("--data", args.data, data_file)
+    # The checked options (concurrency and executor too), as evaluate's keyword arguments.
+    options = magics._case_options("eval", args, language).keywords("eval")
     if kind == "probe":
-        options["probes"] = _unquote(args.probes) if args.probes else None
+        options["probes"] = unquote(args.probes) if args.probes else None
         measure: Callable[..., Any] = probe
     elif kind == "stability":
         options["repeats"] = args.repeats
         measure = stability
     elif kind == "agree":
-        options["human"] = _unquote(args.human)
+        options["human"] = unquote(args.human)
         options["threshold"] = args.threshold
         measure = agreement
     else:
@@ -107,7 +106,7 @@ def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
         measure = compare
     view = listener = None
     if not silenced:
-        from ._magic_support import lazy_show
+        from ._cell_display import lazy_show
         from .widgets._quality_views import QualityView
 
         view = QualityView(kind=kind, lang=language, metric_name=metrics[0].name)
@@ -119,14 +118,13 @@ def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
             data,
             run_cache=cache,
             on_event=listener,
-            models=magics._models(),
             **options,
         )
     except (DataError, ValueError) as problem:  # MetricNotUsable is a ValueError
         raise UsageError(str(problem)) from None
     if report.interrupted:
         raise CheckFailed(t("quality.interrupted", language), report)
-    from ._magic_support import CellMark
+    from ._cell_display import CellMark
 
     if magics._cell is None:
         magics._cell = CellMark()
@@ -137,9 +135,10 @@ def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
 
 def _compared(magics: Any, args: Any, lang: str) -> tuple[list[Any], tuple[str, str]]:
     """The two metrics of ``%skynet_compare`` and their labels."""
-    from .magics import DEFAULT_NAME, _unquote
+    from .magics import DEFAULT_NAME
+    from .names import unquote
 
-    names = [_unquote(name) for name in args.names]
+    names = [unquote(name) for name in args.names]
     if len(names) > 2:
         raise UsageError(t("quality.compare.names", lang, count=len(names)))
     if len(names) == 2:
@@ -147,7 +146,7 @@ def _compared(magics: Any, args: Any, lang: str) -> tuple[list[Any], tuple[str, 
         if names[0] == names[1]:
             return [first, second], (f"{names[0]} (a)", f"{names[1]} (b)")
         return [first, second], (names[0], names[1])
-    name = names[0] if names else (_unquote(args.metric) if args.metric else DEFAULT_NAME)
+    name = names[0] if names else (unquote(args.metric) if args.metric else DEFAULT_NAME)
     current = magics._metric(name)
     previous = magics.previous_metrics.get(name)
     if previous is None:

@@ -14,6 +14,8 @@ from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
 
+from .case_context import METRIC, CaseContext, Observation
+from .case_context import current_case as _current
 from .contract import (
     METRIC_RETURN_VALUE,
     METRIC_TIME_LIMIT,
@@ -25,19 +27,17 @@ from .contract import (
 from .dataset import NO_OUTPUT, Case, DataError
 from .i18n import t
 from .metric import Metric
-from .report import CaseResult
-from .runtime import METRIC, CaseContext, ModelSettings, Observation, _current
+from .model_settings import ModelSettings
+from .report import CaseResult, scored_result
 from .tracebacks import user_traceback
 
-MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 600.0
-RUN_TIMEOUT = 600.0
-MAX_RUN_TIMEOUT = 86400.0  # a run function may be a long agent; a day is surely a mistake
+RUN_TIMEOUT = 600.0  # the run function's default limit; the ranges are in options.py
 
 # Where a case's pipeline was when something broke (the case's failure names it).
 _RUN, _COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT, _CALL, _CHECK, _RESULT = range(7)
 
 
-class _Abandoned(BaseException):
+class Abandoned(BaseException):
     """Raised (best effort) in a worker whose case ran past its limit."""
 
 
@@ -62,49 +62,19 @@ class Limits:
     def checked(
         cls, timeout: float, run_timeout: float = RUN_TIMEOUT, lang: str | None = None
     ) -> Limits:
-        """Limits from user options, each refused with a sentence when out of range."""
-        if not _seconds_between(timeout, MIN_TIMEOUT, MAX_TIMEOUT):
-            raise ValueError(
-                t(
-                    "limits.timeout",
-                    lang,
-                    low=f"{MIN_TIMEOUT:g}",
-                    high=f"{MAX_TIMEOUT:g}",
-                    value=short_repr(timeout),
-                )
-            )
-        if not _seconds_between(run_timeout, MIN_TIMEOUT, MAX_RUN_TIMEOUT):
-            raise ValueError(
-                t(
-                    "limits.run_timeout",
-                    lang,
-                    low=f"{MIN_TIMEOUT:g}",
-                    high=f"{MAX_RUN_TIMEOUT:g}",
-                    value=short_repr(run_timeout),
-                )
-            )
-        return cls(metric=float(timeout), run=float(run_timeout))
+        """Limits from user options, each refused with a sentence when out of range.
 
+        The rule is written once, in :mod:`skynet_jupyter.options`.
+        """
+        from .options import checked_limits
 
-def _seconds_between(value: Any, low: float, high: float) -> bool:
-    # bool is an int, but timeout=True is a mistake, not one second.
-    return isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high
+        return checked_limits(timeout, run_timeout, lang)
 
 
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
 
 
-def _flat(value: Any) -> bool:
-    """A dict whose values are all immutable scalars (a shallow copy is a full copy)."""
-    if type(value) is not dict:
-        return False
-    for item in value.values():  # noqa: SIM110 - a loop is faster than all() on a generator
-        if type(item) not in _ATOMIC:
-            return False
-    return True
-
-
-def _copy(value: Any) -> Any:
+def copy_value(value: Any) -> Any:
     """A copy the metric may change freely; flat dicts of scalars are copied cheaply."""
     kind = type(value)
     if kind is dict:
@@ -159,15 +129,30 @@ class CaseRunner:
             stage = _COPY_INPUT
             ctx.phase = METRIC
             metric = self.metric
-            # The metric gets copies: _copy, inlined for the usual flat dicts and strings.
+            # The metric gets copies: copy_value, inlined (a call per dict is a fifth of
+            # this path) for the usual flat dicts and strings: a shallow copy, kept
+            # when every value is an immutable scalar, else a deep one.
             case_input = case.input
-            case_input = case_input.copy() if _flat(case_input) else deepcopy(case_input)
+            if type(case_input) is dict:
+                case_input = case_input.copy()
+                for item in case_input.values():
+                    if type(item) not in _ATOMIC:
+                        case_input = deepcopy(case.input)
+                        break
+            else:
+                case_input = deepcopy(case_input)
             stage = _COPY_EXPECTED
             expected = case.expected
-            if expected is not None:
-                expected = expected.copy() if _flat(expected) else deepcopy(expected)
+            if type(expected) is dict:
+                expected = expected.copy()
+                for item in expected.values():
+                    if type(item) not in _ATOMIC:
+                        expected = deepcopy(case.expected)
+                        break
+            elif expected is not None:
+                expected = deepcopy(expected)
             stage = _COPY_OUTPUT
-            given = output if type(output) in _ATOMIC else _copy(output)
+            given = output if type(output) in _ATOMIC else copy_value(output)
             stage = _CALL
             started = time.perf_counter()
             watch.deadline = started + self.limits.metric
@@ -207,6 +192,18 @@ class CaseRunner:
             stage = _RESULT
             scores = info.get("scores")
             judge = ctx.judge_usage
+            if seen is None and judge is None:  # nothing measured: the common, lean record
+                return scored_result(
+                    case.index,
+                    case.input,
+                    case.expected,
+                    output,
+                    score,
+                    info["feedback"],
+                    {name: float(v) for name, v in scores.items()} if scores else {},
+                    info,
+                    metric_ms,
+                )
             fresh = seen is not None and case.measured is not seen
             return CaseResult(
                 case.index,
@@ -228,7 +225,8 @@ class CaseRunner:
                 seen is not None and not fresh,
                 seen,
                 # A cached output's retries were paid by the run that made it, not now.
-                (seen.retries if fresh else 0) + (0 if judge is None else judge.retries),
+                (seen.retries if fresh and seen is not None else 0)
+                + (0 if judge is None else judge.retries),
                 (0 if seen is None else seen.stand_in_calls)
                 + (0 if judge is None else judge.stand_in_calls),
             )
@@ -260,14 +258,16 @@ class CaseRunner:
         result.hint_id = hint
         return result
 
-    def _run(self, case: Case, ctx: CaseContext, watch: Deadline) -> tuple[Any, Any, Any]:
+    def _run(
+        self, case: Case, ctx: CaseContext, watch: Deadline
+    ) -> tuple[Any, Observation | None, CaseResult | None]:
         """(output, observation, None), or (None, None, the failed result)."""
         if self.run is None:
             raise DataError("data.no_outputs")
         try:
-            given = _copy(case.input)
+            given = copy_value(case.input)
         except BaseException as exc:
-            error = t("case.input_not_copyable", self.lang, error=_exception_line(exc))
+            error = t("case.input_not_copyable", self.lang, error=exception_line(exc))
             failed = self._failed(case, None, None, ctx, RUN_FUNCTION, error, None, None)
             failed.hint_id = "hint.not_copyable"
             return None, None, failed
@@ -277,7 +277,7 @@ class CaseRunner:
         try:
             output = self.run(self.artifact, given)
         except BaseException as exc:
-            error = t("case.run_raised", self.lang, error=_exception_line(exc))
+            error = t("case.run_raised", self.lang, error=exception_line(exc))
             failure = self._failed(
                 case, None, None, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
             )
@@ -338,8 +338,8 @@ def _fill_measures(result: CaseResult, seen: Observation) -> None:
         result.retries = seen.retries
 
 
-def _exception_line(exc: BaseException) -> str:
-    from ._models import redact  # user code may echo an API key in its error
+def exception_line(exc: BaseException) -> str:
+    from ._secrets import redact  # user code may echo an API key in its error
 
     try:
         text = str(exc)
@@ -351,7 +351,7 @@ def _exception_line(exc: BaseException) -> str:
 
 def _stage_failure(stage: int, exc: BaseException, ran: bool, lang: str) -> tuple[str, str]:
     """(step, sentence) for a case that broke at ``stage`` (``ran``: run() made the output)."""
-    error = _exception_line(exc)
+    error = exception_line(exc)
     if stage == _RUN:
         return RUN_FUNCTION, t("case.result_failed", lang, error=error)
     if stage == _COPY_INPUT:
@@ -372,7 +372,7 @@ def _stage_failure(stage: int, exc: BaseException, ran: bool, lang: str) -> tupl
 
 
 def _user_traceback(exc: BaseException) -> str:
-    from ._models import redact
+    from ._secrets import redact
 
     return redact(user_traceback(exc))
 
@@ -385,4 +385,4 @@ def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
         return t("case.exited", lang, code=short_repr(exc.code))
     if isinstance(exc, RecursionError):
         return t("case.recursion", lang)
-    return t("case.metric_raised", lang, error=_exception_line(exc))
+    return t("case.metric_raised", lang, error=exception_line(exc))

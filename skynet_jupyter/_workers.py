@@ -22,12 +22,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ._runner import CaseRunner, Deadline, _Abandoned
+from ._import_hook import install_skynet_module
+from ._runner import Abandoned, CaseRunner, Deadline
+from .case_context import CaseContext
+from .case_context import current_case as _current
 from .contract import METRIC_TIME_LIMIT, RUN_FUNCTION
 from .dataset import NO_OUTPUT, Case
 from .i18n import t
 from .report import CaseResult
-from .runtime import CaseContext, _current, install_skynet_module
 
 _NEVER = math.inf
 TICK = 0.1  # how often the watcher wakes: bounds event latency and timeout slack
@@ -93,7 +95,7 @@ def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:
         if (
             ident is not None
             and not watch.exited
-            and set_async(ctypes.c_ulong(ident), ctypes.py_object(_Abandoned))
+            and set_async(ctypes.c_ulong(ident), ctypes.py_object(Abandoned))
         ):
             sent.append((watch, ident))
     if not sent:
@@ -158,7 +160,7 @@ class _Job:
     ) -> None:
         self.runner = runner
         self.cases = cases
-        self.todo = iter(range(len(cases)))  # next() on it is atomic under the GIL
+        self.todo = iter(cases)  # next() on it is atomic under the GIL
         self.finished: list[CaseResult] = []  # append-only: list.append is atomic
         self.started: deque[int] | None = deque() if track_started else None
         self.timed_out: dict[int, CaseResult] = {}  # case index -> its timeout result (wins)
@@ -174,26 +176,24 @@ class _Job:
         score_case = runner.score_case
         ctx = CaseContext(runner.models)
         token = _current.set(ctx)
-        cases = self.cases
         todo = self.todo
         publish = self.finished.append
         started = self.started
         try:
             while not (self.stop or watch.abandoned):
-                position = next(todo, None)
-                if position is None:
+                case = next(todo, None)
+                if case is None:
                     break
-                case = cases[position]
                 watch.case = case
                 if started is not None:
                     started.append(case.index)
-                result = score_case(case, ctx, watch)  # never raises, but for _Abandoned
+                result = score_case(case, ctx, watch)  # never raises, but for Abandoned
                 # Order matters: the watcher never times out a case marked finishing.
                 watch.finishing = case
                 publish(result)
                 watch.deadline = _NEVER
                 watch.case = None
-        except _Abandoned:
+        except Abandoned:
             pass
         finally:
             _current.reset(token)
@@ -254,10 +254,10 @@ class _Job:
 
     def left_over(self) -> list[Case]:
         """The cases no worker took (after every worker has stopped)."""
-        return [self.cases[position] for position in self.todo]
+        return list(self.todo)
 
 
-def _timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> CaseResult:
+def timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> CaseResult:
     result = CaseResult(case.index, case.input, case.expected, failed_step=step)
     if case.output is not NO_OUTPUT:
         result.output = case.output
@@ -295,7 +295,7 @@ def supervise(
     :class:`StoppedByListener` carries the results.
     """
     install_skynet_module()
-    from ._models import warm_up
+    from ._llm import warm_up
 
     # A litellm model's first call imports litellm (seconds): do it before timing.
     warm_up(runner.models.task_model, runner.models.judge_model)
@@ -336,7 +336,7 @@ def supervise(
                     stuck = watch in blocked
                     if stuck and watch.thread is not None:
                         _left_behind(watch.thread)
-                    timed_out[case.index] = _timeout_result(runner, case, step, stuck)
+                    timed_out[case.index] = timeout_result(runner, case, step, stuck)
                     fresh.append(timed_out[case.index])
                     watches.remove(watch)
                     if job.stop:
@@ -375,7 +375,10 @@ def supervise(
                 _left_behind(watch.thread)
     if interrupted:
         del finished[kept:]
-    results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
+    if timed_out:  # a late result of a timed-out case (its worker finished after all) loses
+        results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
+    else:  # a copy: an abandoned (interrupted) worker may still append to ``finished``
+        results = finished[:]
     if not interrupted and listener_error is None and len(results) < len(cases):
         # Workers could not be (re)started: the cases nobody took say why.
         reason = job.refused or t("case.lost", runner.lang)

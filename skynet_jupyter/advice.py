@@ -37,6 +37,7 @@ the metric's habits, which a few hundred cases show, and reading every one of
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -107,6 +108,7 @@ def _words(text: str) -> list[str]:
     return _plain(text).split()
 
 
+@lru_cache(maxsize=4096)  # a metric says the same few things case after case
 def is_generic(feedback: str) -> bool:
     """True when ``feedback`` is empty or made only of words that say nothing specific."""
     words = _words(feedback)
@@ -144,11 +146,18 @@ def _mentions(feedback: str, value: str) -> bool:
 
 def names_target(feedback: str, case: CaseResult) -> bool:
     """True when ``feedback`` says something about what a correct output looks like."""
+    output = case.output if isinstance(case.output, str) else None
+    return _names_target(feedback, tuple(_leaves(case.expected)), output)
+
+
+@lru_cache(maxsize=4096)  # the same feedback, expected value and output come back often
+def _names_target(feedback: str, expected: tuple[str, ...], output_text: str | None) -> bool:
+    """:func:`names_target` on what it reads of the case: the expected values, the output's text."""
     if any(word in _TARGET_WORDS for word in _words(feedback)):
         return True
-    if any(_mentions(feedback, value) for value in _leaves(case.expected)):
+    if any(_mentions(feedback, value) for value in expected):
         return True
-    output = _plain(case.output) if isinstance(case.output, str) else None
+    output = _plain(output_text) if output_text is not None else None
     for match in _QUOTED.finditer(feedback):
         quoted = _plain(next(group for group in match.groups() if group is not None))
         if quoted and quoted != output:
@@ -170,8 +179,12 @@ def advise(report: CheckReport, data: Any = None) -> Step:
     """
     lang = report.lang
     title = t(f"step.{FEEDBACK_ADVICE}", lang)
-    cases = [case for case in report.cases if case.score is not None and case.feedback is not None]
-    del cases[ADVICE_CASES:]
+    cases = list(
+        itertools.islice(
+            (case for case in report.cases if case.score is not None and case.feedback is not None),
+            ADVICE_CASES,
+        )
+    )
     data_flags = _json_like_flags(report, getattr(data, "json_like", ()))
     if not cases:
         if data_flags:  # the data may be why no case returned a pair: say so still

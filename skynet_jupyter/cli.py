@@ -32,9 +32,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ._runner import MAX_RUN_TIMEOUT, MAX_TIMEOUT, MIN_TIMEOUT, RUN_TIMEOUT
+from ._runner import RUN_TIMEOUT
 from .i18n import LANGUAGES, resolve_lang, t
-from .progress_line import ProgressLine
+from .options import (
+    MAX_RUN_TIMEOUT,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+    OptionError,
+    RunOptions,
+    seconds_problem,
+    within_seconds,
+)
+from .progress_line import ProgressLine, running_title
 from .terminal_text import terminal_width
 
 EXIT_PASSED, EXIT_FAILED, EXIT_USAGE, EXIT_NO_VERDICT = 0, 1, 2, 3
@@ -225,24 +234,28 @@ class UsageProblem(Exception):
 
 
 def _check_numbers(args: argparse.Namespace, lang: str) -> None:
-    if args.cases is not None and args.cases < 1:
-        raise UsageProblem(t("cli.cases_range", lang, value=args.cases))
-    for option, value, high in (
-        ("--timeout", args.timeout, MAX_TIMEOUT),
-        ("--run-timeout", args.run_timeout, MAX_RUN_TIMEOUT),
-        ("--load-timeout", args.load_timeout, MAX_LOAD_TIMEOUT),
-    ):
-        if not MIN_TIMEOUT <= value <= high:  # NaN fails both comparisons: refused too
-            raise UsageProblem(
-                t(
-                    "cli.timeout_range",
-                    lang,
-                    option=option,
-                    low=f"{MIN_TIMEOUT:g}",
-                    high=f"{high:g}",
-                    value=f"{value:g}",
-                )
-            )
+    """The options' rules (:class:`RunOptions`, as ``check`` applies them), in the CLI's words.
+
+    Checked here, before the child starts, so a bad number is exit 2 with the
+    option's name, before any of the user's code is imported.
+    """
+    try:
+        RunOptions.given(
+            run=args.run,
+            output_column=args.output_column,
+            cases=args.cases,
+            timeout=args.timeout,
+            run_timeout=args.run_timeout,
+            isolation=args.isolation,
+            lang=lang,
+        )
+    except OptionError as problem:
+        raise UsageProblem(problem.for_cli(lang)) from None
+    # Loading the user's files is this command's own limit, on the same kind of range.
+    if not within_seconds(args.load_timeout, MIN_TIMEOUT, MAX_LOAD_TIMEOUT):
+        raise UsageProblem(
+            seconds_problem("--load-timeout", args.load_timeout, lang, MAX_LOAD_TIMEOUT)
+        )
 
 
 def _check_models(args: argparse.Namespace, lang: str) -> None:
@@ -267,7 +280,7 @@ def _check_models(args: argparse.Namespace, lang: str) -> None:
 
 def _models(job: dict[str, Any]) -> Any:
     """The models of this check: the options over the environment, at --api-base if given."""
-    from .runtime import ModelSettings, current_settings
+    from .model_settings import ModelSettings, current_settings
 
     given = job["models"]
     settings = current_settings(ModelSettings(**{k: v for k, v in given.items() if v}))
@@ -413,9 +426,9 @@ def _supervise(job: dict[str, Any], load_timeout: float, lang: str) -> int:
     """Run the check in a child process; its verdict, or exit 3 if it gave none."""
     global _PROGRESS
     posix = os.name == "posix"
-    running = "view.running_eval" if job["all"] else "view.running_check"
+    running = running_title("eval" if job["all"] else "check", lang)
     # On a terminal only (never in a pipe, a file or --json): erased before any output.
-    _PROGRESS = ProgressLine(t(running, lang), lang) if job["width"] else _NO_PROGRESS
+    _PROGRESS = ProgressLine(running, lang) if job["width"] else _NO_PROGRESS
     child = subprocess.Popen(
         [sys.executable, "-c", _CHILD],
         stdin=subprocess.PIPE,
@@ -745,7 +758,7 @@ def _load_failure(path: str, exc: BaseException, lang: str) -> str:
         return t("cli.syntax_error", lang, path=path, line=exc.lineno or 0, error=exc.msg)
     resolved = str(Path(path).resolve())
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == resolved]
-    from ._models import redact
+    from ._secrets import redact
 
     error = redact(f"{type(exc).__name__}: {exc}")
     return t("cli.run_failed", lang, path=path, line=lines[-1] if lines else "?", error=error)
@@ -753,11 +766,11 @@ def _load_failure(path: str, exc: BaseException, lang: str) -> str:
 
 def _missing_model(report: Any) -> str | None:
     """'metric' or 'task' when a case failed because llm() had no model to ask."""
-    from .contract import _NOT_CONFIGURED
+    from .contract import NOT_CONFIGURED
 
     for case in report.cases:
         for text in (case.traceback, case.error):
-            found = _NOT_CONFIGURED.search(text or "")
+            found = NOT_CONFIGURED.search(text or "")
             if found is not None:
                 return found["role"]
     return None

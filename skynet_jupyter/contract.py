@@ -223,7 +223,7 @@ _MISSING = object()
 # A frame line of a trimmed traceback (tracebacks.user_traceback): the last one is where
 # the user's code raised.
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<name>.+)$', re.M)
-_NOT_CONFIGURED = re.compile(r"\bModelNotConfigured: No (?P<role>task|metric) model")
+NOT_CONFIGURED = re.compile(r"\bModelNotConfigured: No (?P<role>task|metric) model")
 
 
 def raised_at(traceback: str | None) -> str | None:
@@ -248,7 +248,7 @@ def case_hint(step: str, case: Any, lang: str | None = None) -> str:
     traceback = getattr(case, "traceback", None) or ""
     error = getattr(case, "error", None) or ""
     if step in (RUN_FUNCTION, METRIC_RETURN_VALUE):
-        missing = _NOT_CONFIGURED.search(traceback) or _NOT_CONFIGURED.search(error)
+        missing = NOT_CONFIGURED.search(traceback) or NOT_CONFIGURED.search(error)
         if missing is not None:
             return t(f"hint.no_{missing['role']}_model", lang)
         if traceback:  # the run function or the metric raised (a bad return has no traceback)

@@ -39,18 +39,13 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from ._runner import _copy
+from ._import_hook import install_skynet_module
+from ._runner import copy_value
+from .case_context import METRIC, CaseContext, current_case
 from .contract import ContractError, validate_return
 from .i18n import resolve_lang, t
 from .metric import Metric, load_metric
-from .runtime import (
-    METRIC,
-    CaseContext,
-    _current,
-    current_settings,
-    install_skynet_module,
-    settings_version,
-)
+from .model_settings import current_settings, settings_version
 
 __all__ = ["DSPyContractError", "from_dspy_program", "to_dspy_metric"]
 
@@ -82,9 +77,9 @@ class DSPyContractError(ContractError):
 @functools.cache
 def _score_type() -> type:
     # Built on first use so that importing this module does not import dspy.
-    dspy = _dspy()
+    prediction: Any = _dspy().Prediction  # a class from an untyped library
 
-    class SkynetScore(float, dspy.Prediction):
+    class SkynetScore(float, prediction):
         """``dspy.Prediction(score=..., feedback=...)`` that is also its score, a float.
 
         DSPy adds metric results up (``Evaluate`` re-adds every finished
@@ -100,8 +95,8 @@ def _score_type() -> type:
             value = kwargs["score"] if "score" in kwargs else (args[0] if args else 0.0)
             return float.__new__(cls, value)
 
-        __repr__ = dspy.Prediction.__repr__
-        __str__ = dspy.Prediction.__str__
+        __repr__ = prediction.__repr__
+        __str__ = prediction.__str__
 
     SkynetScore.__module__ = __name__
     SkynetScore.__qualname__ = "SkynetScore"
@@ -123,7 +118,8 @@ _NOT_AN_EXAMPLE = object()
 
 def example_fields(example: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """``(input, expected)`` of a ``dspy.Example``: its inputs, and its labels or None."""
-    keys = getattr(example, "_input_keys", _NOT_AN_EXAMPLE)
+    # dspy (untyped) keeps the input names as a set, or None before with_inputs().
+    keys: Any = getattr(example, "_input_keys", _NOT_AN_EXAMPLE)
     store = getattr(example, "_store", None)
     if keys is _NOT_AN_EXAMPLE or not isinstance(store, dict):
         if not hasattr(example, "inputs") or not hasattr(example, "items"):
@@ -199,17 +195,17 @@ def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
         pred_trace: Any = None,
     ) -> Any:
         case_input, expected = example_fields(example)
-        case_input, expected = _copy(case_input), _copy(expected)
-        output = _copy(prediction_output(pred))
+        case_input, expected = copy_value(case_input), copy_value(expected)
+        output = copy_value(prediction_output(pred))
         ctx = CaseContext(models.current(), phase=METRIC)
-        token = _current.set(ctx)
+        token = current_case.set(ctx)
         try:
             if full_form:
                 value = score_fn(case_input, output, expected)
             else:
                 value = score_fn(case_input, output)
         finally:
-            _current.reset(token)
+            current_case.reset(token)
         try:
             score, info = validate_return(value)
         except ContractError as problem:
@@ -350,7 +346,7 @@ class DSPyProgramRun:
 
 def _count_usage(tracker: Any) -> None:
     """Add the program's model calls to the case's run usage (its cost, when reported)."""
-    ctx = _current.get()
+    ctx = current_case.get()
     if ctx is None:
         return
     for entries in tracker.usage_data.values():

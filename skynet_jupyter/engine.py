@@ -3,7 +3,7 @@
 One case is one call (``run_case``; the work itself is ``_runner``): run
 ``run(artifact, input)``, call the metric on copies of the case, validate the
 return.  Many cases run on watched worker threads (``_workers``) or on any
-``concurrent.futures.Executor`` (``scale``).  This module turns data, a metric
+``concurrent.futures.Executor`` (``executors``).  This module turns data, a metric
 and options into cases, runs them, and builds the report with its steps.
 """
 
@@ -14,6 +14,7 @@ import dataclasses
 import itertools
 import os
 import time
+import types
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from concurrent.futures import Executor
 from copy import deepcopy
@@ -22,13 +23,15 @@ from typing import Any
 
 from ._runner import RUN_TIMEOUT, CaseRunner, Limits
 from ._workers import StoppedByListener, supervise
-from .contract import METRIC_RETURN_VALUE, RUN_FUNCTION, ContractError, short_repr
-from .dataset import NO_OUTPUT, Case, DataError, inputs_note, load_cases, pick_cases
-from .i18n import resolve_lang, t
+from .case_context import Observation
+from .contract import METRIC_RETURN_VALUE, RUN_FUNCTION, ContractError
+from .dataset import NO_OUTPUT, Case, inputs_note, load_cases, pick_cases
+from .i18n import t
 from .metric import Metric, load_metric
+from .model_settings import ModelSettings, current_settings
+from .options import Isolation, Kind, RunOptions
 from .report import CaseResult, CheckReport, EvalReport, build_steps
-from .run_store import RunStore, model_identity, output_key
-from .runtime import ModelSettings, Observation, current_settings
+from .run_store import RunStore, global_names, model_identity, output_key
 
 __all__ = [
     "CaseFinished",
@@ -49,12 +52,24 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class CaseStarted:
+    """Sent to ``on_event``, in the calling thread, when a case has started running.
+
+    ``index`` is the case's ``Case.index`` (its row in the data); ``total`` is how
+    many cases this run has.  With an executor, "started" means sent to a worker.
+    """
+
     index: int
     total: int
 
 
 @dataclass(frozen=True, slots=True)
 class CaseFinished:
+    """Sent to ``on_event``, in the calling thread, each time a case has finished.
+
+    ``result`` is that case's :class:`CaseResult`; ``done`` counts the finished
+    cases so far (1 to ``total``), in the order they finished, not in case order.
+    """
+
     result: CaseResult
     done: int
     total: int
@@ -62,13 +77,17 @@ class CaseFinished:
 
 @dataclass(frozen=True, slots=True)
 class Finished:
+    """Sent to ``on_event`` once, last, when the run is over (not after ``on_event`` raised).
+
+    ``report`` is what ``check`` (a :class:`CheckReport`) or ``evaluate`` (an
+    :class:`EvalReport`) returns.
+    """
+
     report: CheckReport
 
 
 Event = CaseStarted | CaseFinished | Finished
 Listener = Callable[[Event], None]
-
-ISOLATIONS = ("thread", "process")
 
 
 def run_case(
@@ -93,54 +112,31 @@ def run_case(
 
 
 def _prepare(
-    metric: Any,
-    data: Any,
-    *,
-    outputs: Any,
-    inputs: Any,
-    split: str | None,
-    run: Any,
-    artifact: Any,
-    output_column: str | None,
-    cases: int | None,
-    timeout: float,
-    run_timeout: float,
-    isolation: str,
-    lang: str | None,
-    sample: str,
-    seed: int | None,
-    models: ModelSettings | None,
-    json_columns: str | Sequence[str] | None = None,
-    dtype: Any = None,
-) -> tuple[CaseRunner | None, ContractError | None, list[Case], str]:
-    language = resolve_lang(lang)
-    limits = Limits.checked(timeout, run_timeout, language)
-    if isolation not in ISOLATIONS:
-        raise ValueError(t("limits.isolation", language, value=short_repr(isolation)))
-    if run is not None and output_column is not None:
-        raise DataError("data.both_outputs")
-    if run is None and output_column is None:
-        raise DataError("data.no_outputs")
-    if run is not None:
+    metric: Metric | Callable[..., Any] | str | os.PathLike[str], data: Any, options: RunOptions
+) -> tuple[CaseRunner | None, ContractError | None, list[Case]]:
+    """The runner and the cases chosen (or the metric's load error): options are already checked."""
+    run = None
+    if options.run is not None:  # a function as is; "FILE.py:FUNC" loaded; else a TypeError
         from .metric import load_function
 
-        run = load_function(run)
+        run = load_function(options.run)
     all_cases = load_cases(
         data,
-        outputs,
-        inputs,
-        split,
-        output_column=output_column,
-        json_columns=json_columns,
-        dtype=dtype,
+        options.outputs,
+        options.inputs,
+        options.split,
+        output_column=options.output_column,
+        json_columns=options.json_columns,
+        dtype=options.dtype,
     )
-    chosen = pick_cases(all_cases, cases, sample, seed)
+    chosen = pick_cases(all_cases, options.cases, options.sample, options.seed)
     try:
         loaded = load_metric(metric)
     except ContractError as problem:
-        return None, problem, chosen, language
-    runner = CaseRunner(loaded, run, artifact, limits, language, current_settings(models))
-    return runner, None, chosen, language
+        return None, problem, chosen
+    models = current_settings(options.models)
+    runner = CaseRunner(loaded, run, options.artifact, options.limits, options.language, models)
+    return runner, None, chosen
 
 
 class RunCache:
@@ -179,6 +175,13 @@ class RunCache:
             getattr(run, "__qualname__", repr(run)),
             code.co_code if code is not None else id(run),
             code.co_consts if code is not None else None,
+            # The closure's values: without them a closure over "B" would get the output
+            # cached for the same code over "A".  Immutable values count by value; a
+            # mutable one (a list recording calls, a client) by identity, as it changes.
+            tuple(_cell_key(cell) for cell in getattr(run, "__closure__", None) or ()),
+            # What the body reads from its globals: a notebook that edits PROMPT (or a
+            # settings dict, in place) must not get the old prompt's outputs back.
+            _globals_key(run),
         )
         try:
             model = model_identity(task_model)
@@ -246,6 +249,44 @@ def _from_disk(entry: Any) -> tuple[Any, Observation] | None:
     return output, seen
 
 
+def _globals_key(run: Any) -> Any:
+    """The globals ``run``'s code reads: modules, classes and builtins by name, the rest by value.
+
+    Unlike the closure, a global container counts by its contents (a settings dict
+    edited in place); a run that records its calls in a global list simply misses.
+    """
+    code = getattr(run, "__code__", None)
+    namespace = getattr(run, "__globals__", None)
+    if code is None or namespace is None:
+        return None
+    found: list[tuple[str, Any]] = []
+    for name in global_names(code):
+        if name not in namespace:
+            continue
+        value = namespace[name]
+        if isinstance(value, types.ModuleType):
+            found.append((name, ("module", value.__name__)))
+        elif isinstance(value, type | types.BuiltinFunctionType):
+            found.append((name, ("named", value.__module__, value.__qualname__)))
+        else:
+            found.append((name, _freeze(value)))
+    return tuple(found)
+
+
+def _cell_key(cell: Any) -> Any:
+    try:
+        value = cell.cell_contents
+    except ValueError:  # a cell not yet filled (a name assigned after the def)
+        return None
+    if isinstance(value, str | bytes | int | float | bool | tuple | type(None)):
+        try:
+            hash(value)  # a tuple holding a list is not a value
+            return value
+        except TypeError:
+            pass
+    return ("id", id(value))
+
+
 def _freeze(value: Any) -> Any:
     try:
         hash(value)
@@ -262,20 +303,17 @@ def _freeze(value: Any) -> Any:
 
 
 def _execute(
-    kind: str,
-    metric: Any,
+    kind: Kind,
+    metric: Metric | Callable[..., Any] | str,
     data: Any,
+    options: RunOptions,
     *,
     on_event: Listener | None,
     run_cache: RunCache | None,
-    concurrency: int,
-    executor: Executor | None,
-    **options: Any,
 ) -> CheckReport:
     started = time.perf_counter()
-    if executor is not None and options["isolation"] != "thread":
-        raise ValueError(t("limits.isolation_executor", resolve_lang(options["lang"])))
-    runner, load_error, chosen, lang = _prepare(metric, data, **options)
+    lang, concurrency, executor = options.language, options.concurrency, options.executor
+    runner, load_error, chosen = _prepare(metric, data, options)
     report_type = EvalReport if kind == "eval" else CheckReport
     if runner is None:
         report = report_type(
@@ -284,7 +322,7 @@ def _execute(
                 load_error=load_error,
                 has_spec=False,
                 run_used=False,
-                output_column=options["output_column"],
+                output_column=options.output_column,
                 cases=[],
             ),
             cases=[],
@@ -312,10 +350,10 @@ def _execute(
     stopped: StoppedByListener | None = None
     try:
         if executor is not None:
-            from .scale import run_on_executor
+            from .executors import run_on_executor
 
             results, interrupted = run_on_executor(executor, runner, chosen, on_result=listener)
-        elif options["isolation"] == "process":
+        elif options.isolation is Isolation.PROCESS:
             from ._isolation import run_isolated
 
             results, interrupted = run_isolated(
@@ -336,7 +374,7 @@ def _execute(
             lang,
             has_spec=runner.metric.reward_spec is not None,
             run_used=runner.run is not None,
-            output_column=options["output_column"],
+            output_column=options.output_column,
             cases=results,
         ),
         cases=results,
@@ -469,14 +507,7 @@ def check(
     pandas the types of CSV/TSV columns (otherwise every cell is text, as
     written): see :func:`~skynet_jupyter.load_cases`.
     """
-    return _execute(
-        "check",
-        metric,
-        data,
-        on_event=on_event,
-        run_cache=run_cache,
-        concurrency=1,
-        executor=None,
+    options = RunOptions.given(
         outputs=outputs,
         inputs=inputs,
         split=split,
@@ -494,6 +525,7 @@ def check(
         json_columns=json_columns,
         dtype=dtype,
     )
+    return _execute("check", metric, data, options, on_event=on_event, run_cache=run_cache)
 
 
 def evaluate(
@@ -529,14 +561,7 @@ def evaluate(
     ``isolation="process"`` runs ``concurrency`` worker processes; it does not
     combine with ``executor`` (whose workers are the executor's).
     """
-    if not isinstance(concurrency, int) or concurrency < 1:
-        raise ValueError(f"concurrency must be a whole number of 1 or more, got {concurrency!r}.")
-    return _execute(  # type: ignore[return-value]
-        "eval",
-        metric,
-        data,
-        on_event=on_event,
-        run_cache=run_cache,
+    options = RunOptions.given(
         concurrency=concurrency,
         executor=executor,
         outputs=outputs,
@@ -556,3 +581,6 @@ def evaluate(
         json_columns=json_columns,
         dtype=dtype,
     )
+    report = _execute("eval", metric, data, options, on_event=on_event, run_cache=run_cache)
+    assert isinstance(report, EvalReport)
+    return report

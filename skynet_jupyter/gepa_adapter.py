@@ -32,9 +32,9 @@ from .dataset import Case, DataError, load_cases
 from .engine import Listener, RunCache, evaluate
 from .i18n import resolve_lang, t
 from .metric import Metric, load_function, load_metric
+from .model_settings import ModelSettings
 from .optimize_report import Costs
 from .report import CaseResult
-from .runtime import ModelSettings
 
 __all__ = [
     "ReflectionModel",
@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 
-def _gepa() -> Any:
+def import_gepa() -> Any:
     try:
         import gepa
     except ImportError:
@@ -148,7 +148,7 @@ class SkynetGEPAAdapter:
         self, batch: Sequence[Any], candidate: dict[str, str], capture_traces: bool = False
     ) -> Any:
         """Score ``candidate`` on ``batch``: an ``EvaluationBatch`` (never raises for a case)."""
-        gepa = _gepa()
+        gepa = import_gepa()
         artifact = self.current_artifact = self.artifact(candidate)
         results = self._score(self.cases(batch), artifact)
         scores, outputs, trajectories, named = [], [], [], []
@@ -254,7 +254,7 @@ def to_gepa_adapter(
     ``gepa.optimize(seed_candidate={component: text}, trainset=cases,
     adapter=adapter, reflection_lm=...)``.
     """
-    _gepa()
+    import_gepa()
     return SkynetGEPAAdapter(metric, run, component, **options)
 
 
@@ -270,7 +270,7 @@ class ReflectionModel:
     """
 
     def __init__(self, model: Any) -> None:
-        from ._models import check_model
+        from ._llm import check_model
 
         self.model = check_model(model, "reflection_model")
         self.calls = 0
@@ -285,7 +285,7 @@ class ReflectionModel:
         return self.cost_usd
 
     def __call__(self, prompt: str | list[dict[str, Any]]) -> str:
-        from ._models import complete
+        from ._llm import complete
 
         text = prompt if isinstance(prompt, str) else _messages_text(prompt)
         try:
@@ -303,7 +303,7 @@ class ReflectionModel:
         return reply.text
 
     def __repr__(self) -> str:
-        from ._models import describe_model
+        from ._llm import describe_model
 
         return f"<reflection model {describe_model(self.model)}>"
 

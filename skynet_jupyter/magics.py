@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
@@ -20,16 +22,10 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from traitlets import Any as AnyTrait
 from traitlets import Bool, Enum, Float, Int, TraitError, Unicode, observe, validate
 
-from ._magic_support import (
-    CellMark,
-    LastCheck,
-    ReplayCache,
-    lazy_show,
-    listed_options,
-    no_new_run,
-    save_source,
-    shown_live,
-)
+from . import names
+from ._cell_display import CellMark, lazy_show, shown_live
+from ._import_hook import install_skynet_module, uninstall_skynet_module
+from ._magic_options import listed_options
 from ._optimize_magic import OPTIMIZE_OPTIONS, run_optimize
 from ._quality_magic import (
     AGREE_OPTIONS,
@@ -38,30 +34,34 @@ from ._quality_magic import (
     STABILITY_OPTIONS,
     run_quality,
 )
+from ._replay import LastCheck, ReplayCache, no_new_run
 from ._runner import RUN_TIMEOUT
+from ._save import save_source
 from .contract import ContractError
 from .dataset import DataError
 from .engine import RunCache, check, evaluate
 from .i18n import LANGUAGES, resolve_lang, t
-from .metric import Metric, load_function, load_metric
+from .metric import Metric, load_metric
+from .model_settings import ModelSettings, settings_changed, use_session_settings
+from .names import artifact_file, data_file, quoted, unquote
 from .optimize import OptimizeReport
-from .progress_line import ProgressLine
-from .render import headline
+from .options import (
+    MAX_RUN_TIMEOUT,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+    Isolation,
+    Kind,
+    OptionError,
+    RunOptions,
+)
+from .progress_line import ProgressLine, running_title
+from .render import headline, interrupted_line
 from .report import CheckReport, EvalReport
 from .run_store import RunStore
-from .runtime import (
-    ModelSettings,
-    install_skynet_module,
-    settings_changed,
-    uninstall_skynet_module,
-    use_session_settings,
-)
-from .tracebacks import user_traceback
 
 __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
 
 DEFAULT_NAME = "default"
-_MISSING: Any = object()
 
 
 class CheckFailed(Exception):
@@ -75,19 +75,12 @@ class CheckFailed(Exception):
         return [f"{type(self).__name__}: {self}"]
 
 
-class UserCodeError(Exception):
-    """The user's own file failed to load: one sentence, then their own frames."""
-
-    def __init__(self, message: str, detail: str = "") -> None:
-        super().__init__(message)
-        self.detail = detail
-
-    def _render_traceback_(self) -> list[str]:
-        return [f"{type(self).__name__}: {self}", *([self.detail] if self.detail else [])]
-
-
 # --- options shared by %skynet_check and %skynet_eval -------------------------------
 
+
+# The ranges as the help shows them; the rules themselves are RunOptions's.
+_TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_TIMEOUT:g}"
+_RUN_TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_RUN_TIMEOUT:g}"
 
 _CASE_OPTIONS = listed_options(
     argument("--metric", metavar="NAME", help="the registered metric to use (default: default)"),
@@ -124,13 +117,15 @@ _CASE_OPTIONS = listed_options(
         "--timeout",
         metavar="S",
         type=float,
-        help="metric time limit per call in seconds, 1..600 (default: SkynetMagics.timeout, 60)",
+        help=f"metric time limit per call in seconds, {_TIMEOUTS} "
+        "(default: SkynetMagics.timeout, 60)",
     ),
     argument(
         "--run-timeout",
         metavar="S",
         type=float,
-        help="run function time limit per case in seconds, 1..86400 (default: 600)",
+        help=f"run function time limit per case in seconds, {_RUN_TIMEOUTS} "
+        f"(default: {RUN_TIMEOUT:g})",
     ),
     argument(
         "--isolation",
@@ -162,9 +157,9 @@ class SkynetMagics(Magics):
     ).tag(config=True)
     timeout = Float(
         60.0,
-        min=1.0,
-        max=600.0,
-        help="The metric time limit in seconds, per call, 1..600 (--timeout overrides it).",
+        min=MIN_TIMEOUT,
+        max=MAX_TIMEOUT,
+        help=f"The metric time limit in seconds, per call, {_TIMEOUTS} (--timeout overrides it).",
     ).tag(config=True)
     lang = Enum(
         LANGUAGES,
@@ -209,7 +204,8 @@ class SkynetMagics(Magics):
         value = proposal["value"]
         if value is None:
             return None
-        from ._models import check_model, protect_model
+        from ._llm import check_model
+        from ._secrets import protect_model
 
         try:  # a dict model is kept in a form whose repr hides its api_key
             return protect_model(check_model(value, f"SkynetMagics.{proposal['trait'].name}"))
@@ -218,7 +214,7 @@ class SkynetMagics(Magics):
 
     @observe("task_model", "metric_model", "reflection_model")
     def _models_changed(self, change: Any) -> None:
-        # llm() in a plain cell reads these live (runtime.use_session_settings, set by
+        # llm() in a plain cell reads these live (model_settings.use_session_settings, set by
         # load()); nothing is copied into configure(), so None really unsets a model.
         settings_changed()
 
@@ -278,12 +274,12 @@ class SkynetMagics(Magics):
         """
         args = parse_argstring(self.skynet_metric, line)
         lang = self._lang()
-        name = _unquote(args.name) if args.name else None
+        name = unquote(args.name) if args.name else None
         if cell is None:
             if args.save or args.force:
                 raise UsageError(t("magic.save_needs_cell", lang))
             if args.load:
-                self._register(self._load_file(_unquote(args.load), name or DEFAULT_NAME), lang)
+                self._register(self._load_file(unquote(args.load), name or DEFAULT_NAME), lang)
             elif name is not None:
                 print(_summary(self._metric(name), lang))
             else:
@@ -297,7 +293,7 @@ class SkynetMagics(Magics):
         metric = self._load_source(source, name or DEFAULT_NAME, lang)
         notes = []
         if args.save:
-            path = Path(_unquote(args.save)).expanduser()
+            path = Path(unquote(args.save)).expanduser()
             saved, note = save_source(path, source, args.force, lang)
             notes.append(note)
             if saved is not None:
@@ -350,13 +346,13 @@ class SkynetMagics(Magics):
     def _recheck(self, metric: Metric, lang: str) -> str:
         """Re-run the metric's last check on cached outputs; a line saying how it went."""
         last = self.last_checks[metric.name]
-        options = dict(last.options)
+        options = replace(last.options, models=self._models())
         cache: RunCache = self.run_cache
-        if options["run"] is not None:
-            cache = ReplayCache(self.run_cache, options["run"])
-            options["run"] = no_new_run(t("magic.run_not_repeated", lang))
+        if options.run is not None:
+            cache = ReplayCache(self.run_cache, options.run)
+            options = replace(options, run=no_new_run(t("magic.run_not_repeated", lang)))
         try:
-            report = check(metric, last.data, run_cache=cache, models=self._models(), **options)
+            report = check(metric, last.data, run_cache=cache, **options.keywords("check"))
         except (DataError, ValueError, OSError) as problem:
             return t("magic.recheck_failed", lang, name=metric.name, error=problem)
         if last.view is not None:
@@ -579,26 +575,19 @@ class SkynetMagics(Magics):
         line, silenced = _trailing_semicolon(line)
         return run_quality(self, "compare", parse_argstring(self.skynet_compare, line), silenced)
 
-    def _execute(self, kind: str, args: Any, silenced: bool) -> CheckReport:
+    def _execute(self, kind: Kind, args: Any, silenced: bool) -> CheckReport:
         language = self._lang(args.lang)
-        name = _unquote(args.metric) if args.metric else DEFAULT_NAME
+        name = unquote(args.metric) if args.metric else DEFAULT_NAME
         metric = self._metric(name)
-        data = self._resolve("--data", args.data, _data_file)
+        data = self._resolve("--data", args.data, data_file)
         options = self._case_options(kind, args, language)
-        engine_options: dict[str, Any] = {}
-        if kind == "eval":
-            concurrency = args.concurrency
-            engine_options["concurrency"] = self.concurrency if concurrency is None else concurrency
-            if args.executor:
-                engine_options["executor"] = self._executor(args.executor)
         view = None
         listener: Callable[[Any], None] | None = None
         progress = None
         if not silenced and _in_terminal(self.shell):
             # Terminal IPython has no widgets: a progress line, erased before the report
             # (which the cell's Out prints as text, wrapped to the terminal's width).
-            running = "view.running_check" if kind == "check" else "view.running_eval"
-            progress = ProgressLine(t(running, language), language)
+            progress = ProgressLine(running_title(kind, language), language)
             progress.show()
             listener = progress.on_event
         elif not silenced:
@@ -609,19 +598,13 @@ class SkynetMagics(Magics):
             )
             listener = lazy_show(view)
         cache = self.run_cache.fresh() if args.fresh else self.run_cache
-        run_engine = check if kind == "check" else evaluate
+        run_engine: Callable[..., CheckReport] = check if kind == "check" else evaluate
         # In a terminal, a print from the metric or the run erases the progress line first.
         erasing = progress.erasing() if progress is not None else contextlib.nullcontext()
         try:
             with erasing:
                 report = run_engine(
-                    metric,
-                    data,
-                    on_event=listener,
-                    run_cache=cache,
-                    models=self._models(),
-                    **options,
-                    **engine_options,
+                    metric, data, on_event=listener, run_cache=cache, **options.keywords(kind)
                 )
         except DataError as problem:  # in the report's language
             raise UsageError(problem.message(language)) from None
@@ -645,34 +628,48 @@ class SkynetMagics(Magics):
             self._cell = CellMark()
         return shown_live(report, self._cell)
 
-    def _case_options(self, kind: str, args: Any, lang: str) -> dict[str, Any]:
-        """The engine's keyword arguments from the parsed options (names resolved)."""
-        if args.run and args.output_column:
-            raise UsageError(t("magic.both_outputs", lang))
-        if not args.run and not args.output_column:
-            raise UsageError(t("magic.no_outputs", lang))
-        run = self._resolve("--run", args.run, self._run_file) if args.run else None
-        if run is not None and not callable(run):
-            raise UsageError(t("magic.not_function", lang, text=args.run, type=type(run).__name__))
-        artifact = None
-        if args.artifact is not None:
-            artifact = _quoted(args.artifact)
-            if artifact is None:
-                artifact = self._resolve("--artifact", args.artifact, _artifact_file)
-        return {
-            "outputs": _unquote(args.outputs) if args.outputs else None,
-            "inputs": _unquote(args.inputs) if args.inputs else None,
-            "json_columns": _unquote(args.json_columns) if args.json_columns else None,
-            "split": _unquote(args.split) if args.split else None,
-            "run": run,
-            "artifact": artifact,
-            "output_column": _unquote(args.output_column) if args.output_column else None,
-            "cases": args.cases if args.cases is not None or kind == "eval" else 3,
-            "timeout": args.timeout if args.timeout is not None else self.timeout,
-            "run_timeout": args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
-            "isolation": args.isolation or "thread",
-            "lang": lang,
-        }
+    def _case_options(self, kind: Kind, args: Any, lang: str) -> RunOptions:
+        """The engine's options from the parsed line: checked first, then names resolved.
+
+        The rules are :class:`RunOptions`'s; a broken one is a usage error in
+        the magics' words (``--run``, ``--output-column``).
+        """
+        concurrency = getattr(args, "concurrency", None)  # --concurrency: eval-like magics
+        if kind == "check":
+            concurrency = 1
+        elif concurrency is None:
+            concurrency = self.concurrency
+        try:
+            given = RunOptions.given(
+                outputs=unquote(args.outputs) if args.outputs else None,
+                inputs=unquote(args.inputs) if args.inputs else None,
+                json_columns=unquote(args.json_columns) if args.json_columns else None,
+                split=unquote(args.split) if args.split else None,
+                run=args.run or None,  # its text for now: the rules come before any lookup
+                output_column=unquote(args.output_column) if args.output_column else None,
+                cases=args.cases if args.cases is not None or kind == "eval" else 3,
+                timeout=args.timeout if args.timeout is not None else self.timeout,
+                run_timeout=args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
+                isolation=args.isolation or Isolation.THREAD,
+                concurrency=concurrency,
+                lang=lang,
+                models=self._models(),
+            )
+            run = self._resolve("--run", args.run, self._run_file) if args.run else None
+            if run is not None and not callable(run):
+                kind_name = type(run).__name__
+                raise UsageError(t("magic.not_function", lang, text=args.run, type=kind_name))
+            artifact = None
+            if args.artifact is not None:
+                artifact = quoted(args.artifact)
+                if artifact is None:
+                    artifact = self._resolve("--artifact", args.artifact, artifact_file)
+            executor = None
+            if getattr(args, "executor", None):
+                executor = self._executor(args.executor)
+            return replace(given, run=run, artifact=artifact, executor=executor)
+        except OptionError as problem:
+            raise UsageError(problem.for_magic(lang)) from None
 
     # --- resolving names ------------------------------------------------------------
 
@@ -687,58 +684,22 @@ class SkynetMagics(Magics):
         raise UsageError(t("magic.unknown_metric", lang, name=name, known=known))
 
     def _resolve(self, option: str, text: str, from_file: Callable[[str], Any]) -> Any:
-        """A notebook variable or expression named by ``text``, else a file, else UsageError."""
-        text = _unquote(text)
-        namespace = self.shell.user_ns
-        if text in namespace:
-            return namespace[text]
-        problem: BaseException | None = None
-        try:
-            code = compile(text, f"<{option}>", "eval")
-        except SyntaxError:
-            code = None
-        if code is not None:
-            try:
-                return eval(code, self.shell.user_global_ns, namespace)
-            except NameError as exc:
-                problem = None if exc.name == text else exc
-            except Exception as exc:
-                problem = exc
-        value = from_file(text)
-        if value is not _MISSING:
-            return value
-        lang = self._lang()
-        if problem is not None:
-            error = f"{type(problem).__name__}: {problem}"
-            raise UsageError(t("magic.eval_failed", lang, option=option, text=text, error=error))
-        raise UsageError(t("magic.not_found", lang, option=option, text=text))
+        """What ``text`` names in the notebook, else a file (:func:`names.resolve`)."""
+        shell: Any = self.shell  # IPython's Magics declares it None until an instance has one
+        with _as_usage_error():
+            return names.resolve(
+                option, text, from_file, shell.user_ns, shell.user_global_ns, self._lang()
+            )
 
     def _run_file(self, text: str) -> Any:
         """``FILE.py:FUNC`` or ``FILE.py`` (function ``run``), if that file exists."""
-        path, _, func = (text, "", "run") if text.endswith(".py") else text.rpartition(":")
-        if not path.endswith(".py") or not Path(path).expanduser().is_file():
-            return _MISSING
-        spec = f"{Path(path).expanduser()}:{func or 'run'}"
-        try:
-            return load_function(spec)
-        except (FileNotFoundError, AttributeError) as problem:
-            raise UsageError(str(problem)) from None
-        except Exception as exc:
-            message = t(
-                "magic.run_file_failed",
-                self._lang(),
-                path=path,
-                error=f"{type(exc).__name__}: {exc}",
-            )
-            raise UserCodeError(message, user_traceback(exc)) from None
+        with _as_usage_error():
+            return names.run_file(text, self._lang())
 
     def _executor(self, text: str) -> Any:
-        executor = self._resolve("--executor", text, lambda _: _MISSING)
-        if not callable(getattr(executor, "submit", None)):
-            raise UsageError(
-                t("magic.not_executor", self._lang(), text=text, type=type(executor).__name__)
-            )
-        return executor
+        shell: Any = self.shell
+        with _as_usage_error():
+            return names.executor(text, shell.user_ns, shell.user_global_ns, self._lang())
 
     # --- settings and cell state ----------------------------------------------------
 
@@ -769,33 +730,13 @@ def _trailing_semicolon(line: str) -> tuple[str, bool]:
     return line, False
 
 
-def _unquote(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1]
-    return text
-
-
-def _quoted(text: str) -> str | None:
-    """The text inside quotes (``--artifact 'Solve the problem.'``), or None if unquoted.
-
-    One rule for the artifact: quoted is the text itself; unquoted names a
-    notebook variable, an expression or a file.
-    """
-    stripped = text.strip()
-    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "\"'":
-        return stripped[1:-1]
-    return None
-
-
-def _data_file(text: str) -> Any:
-    path = Path(text).expanduser()
-    return str(path) if path.exists() else _MISSING
-
-
-def _artifact_file(text: str) -> Any:
-    path = Path(text).expanduser()
-    return path.read_text(encoding="utf-8") if path.is_file() else _MISSING
+@contextlib.contextmanager
+def _as_usage_error() -> Iterator[None]:
+    """An option naming nothing usable ends the magic as IPython's UsageError."""
+    try:
+        yield
+    except names.OptionError as problem:
+        raise UsageError(str(problem)) from None
 
 
 def _in_language(problem: ContractError, lang: str) -> ContractError:
@@ -839,8 +780,7 @@ def _outcome(report: CheckReport) -> str:
     """One line: the headline, and where it failed first."""
     lang = report.lang
     if report.interrupted:
-        done = len(report.cases)
-        return t("report.interrupted", lang, done=done, total=report.total_cases)
+        return interrupted_line(report)
     failed = report.failed_steps
     if not failed:
         return f"{headline(report)}."
@@ -853,36 +793,60 @@ def _outcome(report: CheckReport) -> str:
 # --- the extension ---------------------------------------------------------------------
 
 
+# The magics each shell loaded: load() and unload() read this, never IPython's registry.
+_loaded: weakref.WeakKeyDictionary[Any, SkynetMagics] = weakref.WeakKeyDictionary()
+
+
 def load(ipython: Any) -> None:
     """Register the magics and the ``skynet`` module (a second call changes nothing)."""
-    if "SkynetMagics" in ipython.magics_manager.registry:
+    if ipython in _loaded:
         return
     installed = "skynet" not in sys.modules
     install_skynet_module()
-    magics = SkynetMagics(shell=ipython)
+    magics = SkynetMagics(shell=ipython)  # IPython's Magics adds it to ipython.configurables
     magics.installed_skynet = installed and getattr(
         sys.modules.get("skynet"), "__skynet_jupyter__", False
     )
     ipython.register_magics(magics)
     ipython.events.register("post_run_cell", magics._on_post_run_cell)
     use_session_settings(magics._models)
+    _loaded[ipython] = magics
 
 
 def unload(ipython: Any) -> None:
     """Remove everything :func:`load` added: the magics, the settings, the ``skynet`` module."""
-    magics = ipython.magics_manager.registry.pop("SkynetMagics", None)
+    magics = _loaded.pop(ipython, None)
     if magics is None:
         return
-    for kind, table in magics.magics.items():
-        registered = ipython.magics_manager.magics[kind]
-        for name, function in table.items():
-            if registered.get(name) == function:
-                del registered[name]
-    if magics in ipython.configurables:
-        ipython.configurables.remove(magics)
+    _unregister(ipython, magics)
     with contextlib.suppress(ValueError):
         ipython.events.unregister("post_run_cell", magics._on_post_run_cell)
     magics._end_of_cell(None)
     use_session_settings(None)
     if magics.installed_skynet:
         uninstall_skynet_module()
+
+
+def _unregister(ipython: Any, magics: SkynetMagics) -> None:
+    """Undo ``ipython.register_magics(magics)``, and the ``configurables`` entry it came with.
+
+    IPython (8.x) offers ``register_magics`` but no inverse.  So, only for what is
+    ours (a magic of the same name registered since by someone else stays): the
+    magics manager's public traits ``magics`` and ``registry`` are given new values
+    without our entries (assigned, as any trait, never edited in place), and the
+    instance that IPython's ``Magics`` constructor appended to the shell's
+    ``configurables`` (what ``%config`` reads) is taken out again.
+    """
+    manager = ipython.magics_manager
+    ours = cast("dict[str, dict[str, Any]]", magics.magics)  # IPython's Magics declares None
+    manager.magics = {
+        kind: {
+            name: function
+            for name, function in table.items()
+            if name not in ours.get(kind, {}) or function != ours[kind][name]
+        }
+        for kind, table in manager.magics.items()
+    }
+    manager.registry = {name: held for name, held in manager.registry.items() if held is not magics}
+    with contextlib.suppress(ValueError):
+        ipython.configurables.remove(magics)

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ._import_hook import install_skynet_module
 from .contract import METRIC_LOADS, METRIC_SIGNATURE, ContractError, short_repr
 from .i18n import t
 from .reward import RewardSpec
-from .runtime import install_skynet_module
 from .tracebacks import user_traceback
 
 ScoreFunction = Callable[..., Any]
@@ -288,7 +288,7 @@ def load_function(spec: Callable[..., Any] | str) -> Callable[..., Any]:
     source = read_source(path)
     install_skynet_module()
     exec(compile(source, module.__file__, "exec"), module.__dict__)
-    function = module.__dict__.get(func_name or "run")
+    function: object = module.__dict__.get(func_name or "run")
     if not callable(function):
         defined = [n for n, v in module.__dict__.items() if callable(v) and not n.startswith("_")]
         raise AttributeError(  # name and obj: what was missing, from where (shown translated)

@@ -24,11 +24,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from ._runner import RUN_TIMEOUT
 from .dataset import Case, DataError, load_cases
-from .engine import CaseFinished, Limits, RunCache
-from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, _gepa
+from .engine import CaseFinished, RunCache
+from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, import_gepa
 from .i18n import resolve_lang, t
 from .metric import Metric, load_metric
+from .model_settings import ModelNotConfigured, ModelSettings, current_settings
 from .optimize_report import (
     Candidate,
     Costs,
@@ -37,8 +39,8 @@ from .optimize_report import (
     OptimizeReport,
     Proposal,
 )
+from .options import RunOptions
 from .report import ADVICE, CaseResult, CheckReport
-from .runtime import ModelNotConfigured, ModelSettings, current_settings
 
 __all__ = [
     "Candidate",
@@ -292,7 +294,7 @@ def split_cases(
 
 def _gepa_options(options: dict[str, Any], lang: str) -> dict[str, Any]:
     """``options`` checked against ``gepa.optimize``'s own parameters."""
-    known = set(inspect.signature(_gepa().optimize).parameters)
+    known = set(inspect.signature(import_gepa().optimize).parameters)
     for name in options:
         if name in _OURS:
             raise TypeError(t("optimize.option_ours", lang, name=name))
@@ -360,7 +362,7 @@ def optimize(
     """
     language = resolve_lang(lang)
     started = time.perf_counter()
-    gepa = _gepa()
+    gepa = import_gepa()
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(t("optimize.bad_budget", language, value=repr(budget)))
     if max_cost is not None and (
@@ -377,7 +379,17 @@ def optimize(
         seed_candidate, adapter_component = dict(artifact), None
     else:
         raise TypeError(t("optimize.bad_artifact", language, type=type(artifact).__name__))
-    Limits.checked(timeout)  # a bad time limit is a sentence now, not inside GEPA's loop
+    # The engine's rules on the options, now: a bad time limit or isolation is a sentence
+    # before GEPA starts, not an error inside its loop.
+    RunOptions.given(
+        run=run,
+        timeout=timeout,
+        run_timeout=RUN_TIMEOUT if run_timeout is None else run_timeout,
+        isolation="thread" if isolation is None else isolation,
+        concurrency=concurrency,
+        executor=executor,
+        lang=language,
+    )
     gepa_options = _gepa_options(options, language)
     reflection = ReflectionModel(_reflection_model(reflection_model, models, language))
     loaded = load_metric(metric)
@@ -463,7 +475,7 @@ def optimize(
 
 
 def _one_line(problem: BaseException) -> str:
-    from ._models import redact
+    from ._secrets import redact
 
     text = " ".join(redact(str(problem)).split())
     return f"{type(problem).__name__}: {text}" if text else type(problem).__name__
@@ -519,14 +531,14 @@ def diagnose(
     if recorder.seed_results:
         from .advice import advise
 
-        seen = CheckReport(
+        seed_report = CheckReport(
             steps=[],
             cases=[r for r in recorder.seed_results if r.passed],
             lang=lang,
             metric_name=metric.name,
             reward_spec=metric.reward_spec,
         )
-        step = advise(seen)
+        step = advise(seed_report)
         if step is not None and step.status == ADVICE:  # not "no advice"
             notes.append(t("optimize.why_feedback", lang, advice=step.message))
     return notes

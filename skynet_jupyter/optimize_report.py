@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._shows import ShowsItself
+
 if TYPE_CHECKING:
     from .report import CaseResult
 
@@ -107,7 +109,7 @@ class Costs:
 
 
 @dataclass(slots=True)
-class OptimizeReport:
+class OptimizeReport(ShowsItself):
     """What a budgeted GEPA run found.
 
     ``seed_score`` and ``best_score`` are means on the validation cases;
@@ -192,15 +194,12 @@ class OptimizeReport:
         ]
         return pd.DataFrame(rows).set_index("candidate") if rows else pd.DataFrame()
 
-    def __str__(self) -> str:
+    def _text(self) -> str:  # str(), print() and IPython's plain display (ShowsItself)
         from .optimize_render import report_text
 
         return report_text(self)
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> str:  # a notebook's display (ShowsItself)
         from .optimize_render import report_html
 
         return report_html(self)

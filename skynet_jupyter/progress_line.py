@@ -6,6 +6,12 @@ end of the line) before anything else is printed, so the report starts where
 the note was.  Only on a terminal: written to a pipe or a file, the note would
 stay in the output forever (a CI log, a ``--json`` document), so there it is
 never written at all.
+
+The words of progress live here, once, for every view: ``running_title``
+("Running the contract check…") and ``progress_text`` ("3 of 10 cases") are
+this note's, the live view's header and progress bar's, and the magics'.  They
+are here, not in ``render``, so that ``skynet-check`` starts without importing
+the report machinery.
 """
 
 from __future__ import annotations
@@ -22,6 +28,16 @@ from .terminal_text import terminal_width
 
 ERASE = "\r\x1b[K"  # back to column 0, clear to the end of the line
 _EVERY_S = 0.1  # at most ten rewrites a second: a 10,000-case run does not flood the terminal
+
+
+def running_title(kind: str, lang: str) -> str:
+    """The title while a check (``kind`` "check") or an evaluation runs."""
+    return t("view.running_check" if kind == "check" else "view.running_eval", lang)
+
+
+def progress_text(done: int, total: int, lang: str) -> str:
+    """How far the run is: "3 of 10 cases"."""
+    return t("view.progress", lang, done=done, total=total)
 
 
 class ProgressLine:
@@ -59,7 +75,7 @@ class ProgressLine:
             return
         if done < total and time.monotonic() - self._last < _EVERY_S:
             return
-        self.show(t("view.progress", self.lang, done=done, total=total))
+        self.show(progress_text(done, total, self.lang))
 
     def clear(self) -> None:
         """Erase the line, if it is shown: what is printed next starts at column 0."""

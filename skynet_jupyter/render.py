@@ -1,8 +1,22 @@
-"""Reports as plain text (terminals, the CLI) and static HTML (nbconvert, GitHub).
+"""The report's fragments, once, and the static report built from them.
+
+Two parts:
+
+* **Fragments** every view shares, so one wording change is one edit: the
+  headline, the summary line (``summary_text``), the "interrupted" line, a
+  step's fix (``step_hint``), a case's "failed at" line, error and traceback,
+  its named scores and score level, the "more cases" line, the marks and their
+  legend, and the value formatting (``show_value``, ``fmt_ms``, ``fmt_usd``...).
+  The live view (``widgets/_html.py``, ``widgets/_state.py``), the terminal and
+  CLI text (``report_text``) and the static HTML all call these.
+* **The static report**: ``report_text`` (terminals, the CLI, ``print``) and
+  ``report_html`` (nbconvert, GitHub, a saved notebook).  The live view's own
+  layout (step chips, foldable cells) is ``widgets/_html.py``; the steps
+  themselves are built in ``report.py`` (``build_steps``, ``step_failed_by``).
 
 Every piece of user text (data, outputs, feedback, errors) is escaped here:
 views call ``esc`` and never build markup from raw strings.  Shown text is also
-redacted (``_models.Redactor``: no configured secret leaves in a report) and
+redacted (``_secrets.Redactor``: no configured secret leaves in a report) and
 bounded per value (a 10 MB feedback stays in the data, not in the page); a
 value whose ``__repr__`` raises shows as a placeholder.
 """
@@ -15,13 +29,13 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ._models import Redactor
+from ._secrets import Redactor
 from .contract import safe_value_repr, unrepresentable
 from .i18n import t
-from .report import ADVICE, FAILED, PASSED, CaseResult, CheckReport
+from .report import ADVICE, FAILED, PASSED, SKIPPED, CaseResult, CheckReport, Step
 from .terminal_text import fill_parts, terminal_width, wrap_block
 
-MARKS = {PASSED: "✓", FAILED: "✗", "skipped": "–", ADVICE: "!"}
+MARKS = {PASSED: "✓", FAILED: "✗", SKIPPED: "–", ADVICE: "!"}
 # A case's mark says whether it kept the contract, not whether its output was good:
 # a neutral circle when it did (the score says how good), a cross when it broke.
 CASE_MARKS = {PASSED: "○", FAILED: "✗"}
@@ -120,28 +134,95 @@ def headline(report: CheckReport) -> str:
     return t(f"report.{kind}_{outcome}", lang)
 
 
-def summary_line(report: CheckReport) -> str:
-    lang = report.lang
-    parts = [
-        t("report.metric", lang, name=report.metric_name),
-        t("report.cases", lang, count=len(report.cases)),
-    ]
-    mean = report.mean_score
-    if mean is not None:
-        parts.append(f"{t('report.mean', lang)} {mean:.3f}")
-    for name, value in report.mean_scores.items():
-        parts.append(f"{name} {value:.3f}")
-    retries = report.retries
+def means_parts(lang: str, mean: float | None, means: dict[str, float]) -> list[str]:
+    """The mean score, then each named score's mean, as every summary line says them."""
+    parts = [] if mean is None else [f"{t('report.mean', lang)} {mean:.3f}"]
+    parts += [f"{name} {value:.3f}" for name, value in means.items()]
+    return parts
+
+
+def summary_text(
+    lang: str,
+    metric_name: str,
+    count: int,
+    mean: float | None,
+    means: dict[str, float],
+    retries: int = 0,
+    stand_ins: int = 0,
+) -> str:
+    """The summary line from its numbers: the static report's and the live view's."""
+    parts = [t("report.metric", lang, name=metric_name), t("report.cases", lang, count=count)]
+    parts += means_parts(lang, mean, means)
     if retries:  # the provider held the run back: said, so slow cases are not a mystery
         parts.append(t("view.retries", lang, count=retries))
-    stand_ins = report.stand_in_calls
     if stand_ins:  # offline answers are never mistaken for a real model's
         parts.append(t("report.stand_in_calls", lang, count=stand_ins))
     return " · ".join(parts)
 
 
+def summary_line(report: CheckReport) -> str:
+    """The report's summary line (the live view's ``LiveState.summary`` says the same)."""
+    return summary_text(
+        report.lang,
+        report.metric_name,
+        len(report.cases),
+        report.mean_score,
+        report.mean_scores,
+        report.retries,
+        report.stand_in_calls,
+    )
+
+
 def interrupted_line(report: CheckReport) -> str:
+    """Said by the text, the static HTML, the live view's header and the magics."""
     return t("report.interrupted", report.lang, done=len(report.cases), total=report.total_cases)
+
+
+def more_cases_line(report: CheckReport, shown: int) -> str:
+    return t("report.more_cases", report.lang, count=len(report.cases) - shown)
+
+
+def hint_label(status: str, lang: str) -> str:
+    """What a step's hint is: a fix (a failed step) or advice."""
+    return t("report.fix" if status == FAILED else "report.advice", lang)
+
+
+def step_hint(step: Step, lang: str, clean: Clean) -> tuple[str, str] | None:
+    """(label, hint) of a failed or advice step that has a hint (bounded, redacted), else None."""
+    if step.status not in (FAILED, ADVICE) or not step.hint:
+        return None
+    return hint_label(step.status, lang), bounded(step.hint, lang, clean)
+
+
+def failed_at_text(case: CaseResult, lang: str) -> str:
+    """The verdict of a case that broke the contract: "failed at <step>"."""
+    step = t("step." + case.failed_step, lang) if case.failed_step else ""
+    return t("failed_at", lang, step=step)
+
+
+def error_text(case: CaseResult, lang: str, clean: Clean) -> str:
+    return bounded(case.error or "", lang, clean)
+
+
+def traceback_text(case: CaseResult, lang: str, clean: Clean) -> str:
+    return bounded(case.traceback or "", lang, clean, TRACEBACK_CHARS)
+
+
+def named_scores_text(scores: dict[str, float]) -> str:
+    """A case's named scores on one line: ``format 1, accuracy 0.5``."""
+    return ", ".join(f"{name} {value:.3g}" for name, value in scores.items())
+
+
+def score_level(score: float | None) -> str:
+    """The score on its own scale ("lo", "mid", "hi"): apart from the contract's status."""
+    if score is None:
+        return ""
+    return "hi" if score >= 0.8 else "mid" if score >= 0.5 else "lo"
+
+
+def marks_legend(lang: str) -> str:
+    """What a case's mark and its score's colour mean (under every case table)."""
+    return t("view.marks_legend", lang, held=CASE_MARKS[PASSED], broke=CASE_MARKS[FAILED])
 
 
 # --- text ---------------------------------------------------------------------
@@ -167,10 +248,9 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
             message = bounded(step.message, lang, clean)
             head = t("labelled", lang, label=step.title, text=message)
         lines += wrap_block(head, f"  {MARKS.get(step.status, '?')} ", "      ", width)
-        if step.status in (FAILED, ADVICE) and step.hint:
-            label = t("report.fix" if step.status == FAILED else "report.advice", lang)
-            hint = bounded(step.hint, lang, clean)
-            hint_line = t("labelled", lang, label=label, text=hint)
+        hint = step_hint(step, lang, clean)
+        if hint:
+            hint_line = t("labelled", lang, label=hint[0], text=hint[1])
             lines += wrap_block(hint_line, "      ", "        ", width)
     cases = report.worst(20) if report.kind == "eval" else report.cases[:SHOWN_CASES]
     if report.kind == "eval" and report.cases:
@@ -180,10 +260,6 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
     if len(report.cases) > len(cases):
         lines += wrap_block(more_cases_line(report, len(cases)), "  ", "    ", width)
     return "\n".join(lines)
-
-
-def more_cases_line(report: CheckReport, shown: int) -> str:
-    return t("report.more_cases", report.lang, count=len(report.cases) - shown)
 
 
 def case_text(
@@ -201,7 +277,7 @@ def case_text(
         f"{t('col.score', lang)} {fmt_score(case.score)}",
     ]
     if case.scores:
-        parts.append("(" + ", ".join(f"{k} {v:.3g}" for k, v in case.scores.items()) + ")")
+        parts.append(f"({named_scores_text(case.scores)})")
     parts += [
         f"{t('col.run_ms', lang)} {fmt_ms(case.run_ms, lang)}",
         f"{t('col.metric_ms', lang)} {fmt_ms(case.metric_ms, lang)}",
@@ -226,12 +302,9 @@ def case_text(
     if case.feedback is not None:
         lines += field(t("col.feedback", lang), bounded(case.feedback, lang, clean))
     if case.failed_step is not None:
-        step_title = t("step." + case.failed_step, lang)
-        error = bounded(case.error or "", lang, clean)
-        lines += field(t("failed_at", lang, step=step_title), error)
+        lines += field(failed_at_text(case, lang), error_text(case, lang, clean))
         if case.traceback:
-            traceback = bounded(case.traceback, lang, clean, TRACEBACK_CHARS)
-            for line in traceback.splitlines():
+            for line in traceback_text(case, lang, clean).splitlines():
                 lines += wrap_block(line, "        ", "            ", width)
     return lines
 
@@ -293,7 +366,9 @@ font-weight:600;color:var(--skv-muted)}
 </style>"""
 )
 
-_CLASS = {PASSED: "sk-pass", FAILED: "sk-fail", "skipped": "sk-skip", ADVICE: "sk-advice"}
+# A status's colour class, without its view's prefix ("sk-" here, "skv-" in the live view).
+STATUS_CLASS = {PASSED: "pass", FAILED: "fail", SKIPPED: "skip", ADVICE: "advice"}
+_CLASS = {status: "sk-" + name for status, name in STATUS_CLASS.items()}
 
 
 def steps_html(report: CheckReport, clean: Clean | None = None) -> str:
@@ -304,10 +379,10 @@ def steps_html(report: CheckReport, clean: Clean | None = None) -> str:
         text = f"<b>{esc(step.title)}</b>"
         if step.message:
             text = t("labelled", lang, label=text, text=esc(bounded(step.message, lang, clean)))
-        if step.status in (FAILED, ADVICE) and step.hint:
-            label = t("report.fix" if step.status == FAILED else "report.advice", lang)
-            hint = t("labelled", lang, label=esc(label), text=esc(bounded(step.hint, lang, clean)))
-            text += f'<div class="sk-hint">{hint}</div>'
+        hint = step_hint(step, lang, clean)
+        if hint:
+            hint_html = t("labelled", lang, label=esc(hint[0]), text=esc(hint[1]))
+            text += f'<div class="sk-hint">{hint_html}</div>'
         items.append(
             f'<li class="{_CLASS.get(step.status, "")}" data-step="{esc(step.id)}" '
             f'data-status="{esc(step.status)}">{MARKS.get(step.status, "?")} {text}</li>'
@@ -315,33 +390,20 @@ def steps_html(report: CheckReport, clean: Clean | None = None) -> str:
     return f'<ul class="sk-steps">{"".join(items)}</ul>'
 
 
-def marks_legend(lang: str) -> str:
-    """What a case's mark and its score's colour mean (under every case table)."""
-    return t("view.marks_legend", lang, held=CASE_MARKS[PASSED], broke=CASE_MARKS[FAILED])
-
-
-def score_level(score: float | None) -> str:
-    """The score on its own scale ("lo", "mid", "hi"): apart from the contract's status."""
-    if score is None:
-        return ""
-    return "hi" if score >= 0.8 else "mid" if score >= 0.5 else "lo"
-
-
 def case_row_html(case: CaseResult, lang: str, clean: Clean | None = None) -> str:
     clean = clean or Redactor()
-    named = ", ".join(f"{k} {v:.3g}" for k, v in case.scores.items())
+    named = named_scores_text(case.scores)
     if case.passed:
         held = esc(t("view.case_held", lang))
         verdict = f'<span class="sk-held">{CASE_MARKS[PASSED]} {held}</span>'
     else:
-        step = t("step." + case.failed_step, lang) if case.failed_step else ""
         verdict = (
             f'<span class="sk-fail">{CASE_MARKS[FAILED]} '
-            f"{esc(t('failed_at', lang, step=step))}</span><br>"
-            f"{esc(bounded(case.error or '', lang, clean))}"
+            f"{esc(failed_at_text(case, lang))}</span><br>"
+            f"{esc(error_text(case, lang, clean))}"
         )
         if case.traceback:
-            verdict += f"<pre>{esc(bounded(case.traceback, lang, clean, TRACEBACK_CHARS))}</pre>"
+            verdict += f"<pre>{esc(traceback_text(case, lang, clean))}</pre>"
     cost = esc(cost_text(case, lang))
     if case.cached:  # the time and cost shown are the original run's
         cost += f'<br><span class="sk-held">({esc(t("value.cached", lang))})</span>'

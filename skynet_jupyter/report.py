@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import heapq
 import math
+import reprlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
+from ._shows import ShowsItself
 from .contract import (
     FEEDBACK_ADVICE,
     METRIC_LOADS,
@@ -24,46 +28,271 @@ from .contract import (
 )
 from .i18n import t
 
-PASSED = "passed"
-FAILED = "failed"
-SKIPPED = "skipped"
-ADVICE = "advice"
+
+class StepStatus(StrEnum):
+    """What became of a check step; ``PENDING``: not known yet (a live view, mid-run)."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"  # not reached, or not used (outputs from a column: no run step)
+    ADVICE = "advice"
+    PENDING = "pending"
 
 
-@dataclass(slots=True)
+PASSED, FAILED, SKIPPED, ADVICE = (
+    StepStatus.PASSED,
+    StepStatus.FAILED,
+    StepStatus.SKIPPED,
+    StepStatus.ADVICE,
+)
+
+_T = TypeVar("_T")
+
+_RARE_FIELDS = (
+    "traceback",
+    "run_ms",
+    "cost_usd",
+    "judge_cost_usd",
+    "model_calls",
+    "cached",
+    "measured",
+    "retries",
+    "stand_in_calls",
+    "hint_id",
+)
+_ZERO = 0  # the defaults' zero, tested by identity (``x is _ZERO``: an int 0, not 0.0)
+_RARE_DEFAULTS = (None, None, None, None, _ZERO, False, None, _ZERO, _ZERO, None)
+
+
+def _rare_field(position: int, doc: str) -> Any:
+    """A field most cases leave at its default: kept in the shared ``_rare`` list."""
+    default = _RARE_DEFAULTS[position]
+
+    def get(self: CaseResult) -> Any:
+        rare = self._rare
+        return default if rare is None else rare[position]
+
+    def put(self: CaseResult, value: Any) -> None:
+        rare = self._rare
+        if rare is None:
+            rare = self._rare = list(_RARE_DEFAULTS)
+        rare[position] = value
+
+    return property(get, put, doc=doc)
+
+
 class CaseResult:
     """One case: what went in, what came out, what the metric said, what it cost.
 
     ``failed_step`` is the id of the contract step the case failed at (None
     when it passed); ``error`` says why, ``traceback`` holds the user's frames.
     Times are in milliseconds, costs in US dollars (None: not measured).
+
+    Built like the dataclass it was (the same fields, in the same order, with
+    the same defaults; equality, repr and pickling field by field), but
+    compact: a run of 10,000 cases keeps 10,000 of these, and the garbage
+    collector visits every slot of each, again and again, as the run grows
+    (``benchmarks/bench_floor.py``).  So the fields most cases leave at their
+    defaults (a run's measures, the traceback, a hint) share one ``_rare`` slot,
+    None until one of them is set.
     """
+
+    __slots__ = (
+        "_rare",
+        "error",
+        "expected",
+        "failed_step",
+        "feedback",
+        "index",
+        "info",
+        "input",
+        "metric_ms",
+        "output",
+        "score",
+        "scores",
+    )
+    __match_args__ = (
+        "index",
+        "input",
+        "expected",
+        "output",
+        "score",
+        "feedback",
+        "scores",
+        "info",
+        "error",
+        "traceback",
+        "failed_step",
+        "metric_ms",
+        "run_ms",
+        "cost_usd",
+        "judge_cost_usd",
+        "model_calls",
+        "cached",
+        "measured",
+        "retries",
+        "stand_in_calls",
+        "hint_id",
+    )
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     index: int
     input: dict[str, Any]
     expected: dict[str, Any] | None
-    output: Any = None
-    score: float | None = None
-    feedback: str | None = None
-    scores: dict[str, float] = field(default_factory=dict)
-    info: dict[str, Any] | None = None
-    error: str | None = None
-    traceback: str | None = None
-    failed_step: str | None = None
-    metric_ms: float | None = None
-    run_ms: float | None = None
-    cost_usd: float | None = None
-    judge_cost_usd: float | None = None
-    model_calls: int = 0  # the run's and the judge's
-    cached: bool = False
-    measured: Any = None  # the run's Observation (what observation() returned)
-    retries: int = 0  # rate-limit answers retried for this case's model calls (run and judge)
-    stand_in_calls: int = 0  # model calls an offline stand-in answered (run and judge)
-    hint_id: str | None = None  # a fix of its own (a copy that failed), else the step's
+    output: Any
+    score: float | None
+    feedback: str | None
+    scores: dict[str, float]
+    info: dict[str, Any] | None
+    error: str | None
+    failed_step: str | None
+    metric_ms: float | None
+    _rare: list[Any] | None
+
+    def __init__(
+        self,
+        index: int,
+        input: dict[str, Any],
+        expected: dict[str, Any] | None,
+        output: Any = None,
+        score: float | None = None,
+        feedback: str | None = None,
+        scores: dict[str, float] | None = None,
+        info: dict[str, Any] | None = None,
+        error: str | None = None,
+        traceback: str | None = None,
+        failed_step: str | None = None,
+        metric_ms: float | None = None,
+        run_ms: float | None = None,
+        cost_usd: float | None = None,
+        judge_cost_usd: float | None = None,
+        model_calls: int = 0,
+        cached: bool = False,
+        measured: Any = None,
+        retries: int = 0,
+        stand_in_calls: int = 0,
+        hint_id: str | None = None,
+    ) -> None:
+        self.index = index
+        self.input = input
+        self.expected = expected
+        self.output = output
+        self.score = score
+        self.feedback = feedback
+        self.scores = {} if scores is None else scores
+        self.info = info
+        self.error = error
+        self.failed_step = failed_step
+        self.metric_ms = metric_ms
+        # Kept only if some value is not the default itself (a 0.0 given stays 0.0):
+        # a chain of identity tests, the cheapest check (this runs for every case).
+        if (
+            traceback is None
+            and run_ms is None
+            and cost_usd is None
+            and judge_cost_usd is None
+            and model_calls is _ZERO
+            and cached is False
+            and measured is None
+            and retries is _ZERO
+            and stand_in_calls is _ZERO
+            and hint_id is None
+        ):
+            self._rare = None
+        else:
+            self._rare = [
+                traceback,
+                run_ms,
+                cost_usd,
+                judge_cost_usd,
+                model_calls,
+                cached,
+                measured,
+                retries,
+                stand_in_calls,
+                hint_id,
+            ]
+
+    traceback = _rare_field(0, "The user's frames of the exception that failed the case.")
+    run_ms = _rare_field(1, "How long run(artifact, input) took (None: not run).")
+    cost_usd = _rare_field(2, "What the run's model calls cost (None: not measured).")
+    judge_cost_usd = _rare_field(3, "What the metric's model calls cost (None: none made).")
+    model_calls = _rare_field(4, "Model calls made for this case: the run's and the judge's.")
+    cached = _rare_field(5, "The output came from the run cache, not a run now.")
+    measured = _rare_field(6, "The run's Observation (what observation() returned).")
+    retries = _rare_field(7, "Rate-limit answers retried for this case's model calls.")
+    stand_in_calls = _rare_field(8, "Model calls an offline stand-in answered (run and judge).")
+    hint_id = _rare_field(9, "A fix of its own (a copy that failed), else the step's.")
 
     @property
     def passed(self) -> bool:
         return self.failed_step is None
+
+    def _values(self) -> tuple[Any, ...]:
+        rare = _RARE_DEFAULTS if self._rare is None else tuple(self._rare)
+        return (
+            self.index,
+            self.input,
+            self.expected,
+            self.output,
+            self.score,
+            self.feedback,
+            self.scores,
+            self.info,
+            self.error,
+            rare[0],
+            self.failed_step,
+            self.metric_ms,
+            *rare[1:],
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # the same class: checked above
+
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        fields = ", ".join(
+            f"{name}={value!r}"
+            for name, value in zip(self.__match_args__, self._values(), strict=True)
+        )
+        return f"{type(self).__qualname__}({fields})"
+
+
+_new = object.__new__
+
+
+def scored_result(
+    index: int,
+    input: dict[str, Any],
+    expected: dict[str, Any] | None,
+    output: Any,
+    score: float,
+    feedback: str,
+    scores: dict[str, float],
+    info: dict[str, Any],
+    metric_ms: float,
+) -> CaseResult:
+    """A scored case with nothing measured: ``CaseResult(...)`` for the hot path.
+
+    The same object ``__init__`` makes (``tests/test_fast_path.py`` checks it
+    field by field), without the 21-argument call, the expensive part.
+    """
+    result = _new(CaseResult)
+    result.index = index
+    result.input = input
+    result.expected = expected
+    result.output = output
+    result.score = score
+    result.feedback = feedback
+    result.scores = scores
+    result.info = info
+    result.error = None
+    result.failed_step = None
+    result.metric_ms = metric_ms
+    result._rare = None
+    return result
 
 
 def worst_key(case: CaseResult) -> tuple[bool, float, int]:
@@ -77,7 +306,7 @@ class Step:
 
     id: str
     title: str
-    status: str
+    status: StepStatus
     message: str = ""
     hint: str = ""
     cases: tuple[int, ...] = ()
@@ -88,7 +317,7 @@ class Step:
 
 
 @dataclass(slots=True)
-class CheckReport:
+class CheckReport(ShowsItself):
     """The result of the 3-case contract check (``check``)."""
 
     steps: list[Step]
@@ -101,13 +330,16 @@ class CheckReport:
     elapsed_s: float = 0.0
     kind: str = "check"
     # Means and rankings, kept while the cases stay the same (views ask for them often).
-    _memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _memo: dict[tuple[str, int], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
-    def _remember(self, key: str, compute: Any) -> Any:
+    def _remember(self, key: str, compute: Callable[[], _T]) -> _T:
         stamp = (key, len(self.cases))
         if stamp not in self._memo:
             self._memo[stamp] = compute()
-        return self._memo[stamp]
+        value: _T = self._memo[stamp]  # what compute() gave for this key: one type per key
+        return value
 
     @property
     def passed(self) -> bool:
@@ -135,10 +367,6 @@ class CheckReport:
     @property
     def advice(self) -> list[Step]:
         return [step for step in self.steps if step.status == ADVICE]
-
-    @property
-    def scored(self) -> list[CaseResult]:
-        return [case for case in self.cases if case.score is not None]
 
     @property
     def mean_score(self) -> float | None:
@@ -214,7 +442,7 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (what ``skynet-check --json`` prints)."""
-        from ._models import Redactor
+        from ._secrets import Redactor
         from .render import json_ready
 
         redact = Redactor()  # the secrets gathered once, not once per case
@@ -241,15 +469,12 @@ class CheckReport:
             "cases": [json_ready(case, redact) for case in self.cases],
         }
 
-    def __str__(self) -> str:
+    def _text(self) -> str:  # str(), print() and IPython's plain display (ShowsItself)
         from .render import report_text
 
         return report_text(self)
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(str(self))
-
-    def _repr_html_(self) -> str:
+    def _html(self) -> str:  # a notebook's display (ShowsItself)
         from .render import report_html
 
         return report_html(self)
@@ -271,18 +496,23 @@ def build_steps(
     output_column: str | None,
     cases: list[CaseResult],
 ) -> list[Step]:
-    """The check's steps from what happened: a load failure, or the cases' results."""
+    """The check's steps from what happened: a load failure, or the cases' results.
 
-    def step(step_id: str, status: str, message: str = "", hint: str = "", ids=()) -> Step:
-        return Step(step_id, t(f"step.{step_id}", lang), status, message, hint, tuple(ids))
+    The live view (``widgets._state.LiveState.steps``) builds its running steps
+    from the same ``titled_step`` and ``step_failed_by``.
+    """
+
+    def step(step_id: str, status: StepStatus, message: str = "") -> Step:
+        return titled_step(step_id, status, lang, message)
 
     if load_error is not None:
         failed_at = STEP_IDS.index(load_error.step)
         steps = [step(s, PASSED) for s in STEP_IDS[:failed_at]]
         steps.append(
-            step(
+            titled_step(
                 load_error.step,
                 FAILED,
+                lang,
                 load_error.message(lang),
                 t(f"hint.{load_error.step}", lang),
             )
@@ -295,17 +525,24 @@ def build_steps(
         step(METRIC_SIGNATURE, PASSED),
         step(REWARD_SPEC, PASSED, "" if has_spec else t("spec.none", lang)),
     ]
+    # One pass over the cases: the steps some case failed at.  A step no case
+    # failed at needs no filtering (most runs: none failed).
+    failing = {case.failed_step for case in cases}
     if run_used:
-        steps.append(_case_step(step, RUN_FUNCTION, cases, cases, lang))
+        steps.append(_case_step(RUN_FUNCTION, cases, cases, lang, failing))
         # A case whose run() failed never reached the metric: those steps say so.
-        reached = [case for case in cases if case.failed_step != RUN_FUNCTION]
+        reached = (
+            [case for case in cases if case.failed_step != RUN_FUNCTION]
+            if RUN_FUNCTION in failing
+            else cases
+        )
     else:
         steps.append(
             step(RUN_FUNCTION, SKIPPED, t("run.not_used", lang, column=output_column or "?"))
         )
         reached = cases
-    steps.append(_case_step(step, METRIC_RETURN_VALUE, cases, reached, lang))
-    steps.append(_case_step(step, METRIC_TIME_LIMIT, cases, reached, lang))
+    steps.append(_case_step(METRIC_RETURN_VALUE, cases, reached, lang, failing))
+    steps.append(_case_step(METRIC_TIME_LIMIT, cases, reached, lang, failing))
     return steps
 
 
@@ -313,22 +550,51 @@ MAX_MESSAGE_GROUPS = 3  # distinct failure messages spelled out in a step; the r
 MAX_CASE_RANGES = 8  # runs of case numbers listed before "…"
 
 
-def _case_step(
-    make, step_id: str, cases: list[CaseResult], reached: list[CaseResult], lang: str
+def titled_step(
+    step_id: str,
+    status: StepStatus,
+    lang: str,
+    message: str = "",
+    hint: str = "",
+    cases: Iterable[int] = (),
 ) -> Step:
+    """A step with its title in ``lang`` (the report's steps and the live view's)."""
+    return Step(step_id, t(f"step.{step_id}", lang), status, message, hint, tuple(cases))
+
+
+def _case_step(
+    step_id: str,
+    cases: list[CaseResult],
+    reached: list[CaseResult],
+    lang: str,
+    failing: set[str | None] | None = None,
+) -> Step:
+    """``step_id``'s step; ``failing``: the steps any case failed at (None: not known)."""
     if not reached:  # no case got this far: not a pass
         message = t("step.not_reached", lang) if cases else t("step.no_cases", lang)
-        return make(step_id, SKIPPED, message)
-    failed = [case for case in reached if case.failed_step == step_id]
+        return titled_step(step_id, SKIPPED, lang, message)
+    if failing is not None and step_id not in failing:
+        failed: list[CaseResult] = []
+    else:
+        failed = [case for case in reached if case.failed_step == step_id]
     if not failed:
         if len(reached) < len(cases):
             missed = [case.index for case in cases if case.failed_step == RUN_FUNCTION]
-            return make(
+            return titled_step(
                 step_id,
                 PASSED,
+                lang,
                 t("step.not_reached_cases", lang, cases=case_ranges(missed), count=len(missed)),
             )
-        return make(step_id, PASSED)
+        return titled_step(step_id, PASSED, lang)
+    return step_failed_by(step_id, failed, lang)
+
+
+def step_failed_by(step_id: str, failed: list[CaseResult], lang: str) -> Step:
+    """The failed step ``step_id``: what its failed cases said, and the first one's fix.
+
+    Used by the report and, while cases still arrive, by the live view.
+    """
     # The same sentence for many cases is said once, with the case numbers.
     groups: dict[str, list[int]] = {}
     for case in failed:
@@ -352,7 +618,7 @@ def _case_step(
     if others:
         parts.append(t("step.more_cases", lang, count=others))
     hint = case_hint(step_id, failed[0], lang)  # the first failure's own fix
-    return make(step_id, FAILED, " ".join(parts), hint, [c.index for c in failed])
+    return titled_step(step_id, FAILED, lang, " ".join(parts), hint, [c.index for c in failed])
 
 
 def case_ranges(indices: list[int], limit: int = MAX_CASE_RANGES) -> str:
@@ -379,5 +645,7 @@ __all__ = [
     "Step",
     "build_steps",
     "case_ranges",
+    "step_failed_by",
+    "titled_step",
     "worst_key",
 ]

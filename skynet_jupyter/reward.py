@@ -3,7 +3,7 @@
 Pure math, no context: ``RewardSpec.from_dict`` validates a spec against every
 rule of the contract, ``RewardSpec.parts`` turns measurements into the three
 0..1 components and the weighted reward.  ``skynet.reward()`` (in
-``runtime``) feeds it the current case's measurements.
+``skynet_helpers``) feeds it the current case's measurements.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from .contract import REWARD_SPEC, ContractError, number_problem, short_repr
 
@@ -44,7 +44,6 @@ class RewardSpec:
     speed_reference: float
     cost_reference: float
     accuracy_reference: float | None = None
-    raw_weights: Mapping[str, float] | None = None
 
     @classmethod
     def from_dict(cls, spec: object) -> RewardSpec:
@@ -76,7 +75,6 @@ class RewardSpec:
             speed_reference=_reference(spec, "speed", required=True),
             cost_reference=_reference(spec, "cost", required=True),
             accuracy_reference=_reference(spec, "accuracy", required=False),
-            raw_weights=raw,
         )
 
     def parts(self, accuracy: float, run_ms: float | None, cost_usd: float | None) -> RewardParts:
@@ -110,7 +108,6 @@ class RewardSpec:
             speed_reference=self.speed_reference,
             cost_reference=self.cost_reference,
             accuracy_reference=self.accuracy_reference,
-            raw_weights={"accuracy": accuracy, "speed": speed, "cost": cost},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -167,6 +164,10 @@ def _number(value: object, where: str, *, allow_zero: bool) -> float:
     return number
 
 
+@overload
+def _reference(spec: Mapping[str, Any], part: str, *, required: Literal[True]) -> float: ...
+@overload
+def _reference(spec: Mapping[str, Any], part: str, *, required: Literal[False]) -> float | None: ...
 def _reference(spec: Mapping[str, Any], part: str, *, required: bool) -> float | None:
     section = spec.get(part, {} if not required else None)
     if section is None:

@@ -99,8 +99,8 @@ def _function_identity(func: Any, depth: int, seen: set[int]) -> Any:
         # What the body reads from its globals (a prompt template, a compiled pattern, a
         # helper function): changing it changes the output.  Modules and classes count by
         # name; a value with no stable form makes the whole key unstable (never stale).
-        referenced = []
-        for name in _global_names(code):
+        referenced: list[tuple[str, Any]] = []
+        for name in global_names(code):
             if name not in func.__globals__:
                 continue
             value = func.__globals__[name]
@@ -135,12 +135,12 @@ def _function_identity(func: Any, depth: int, seen: set[int]) -> Any:
     raise _Unstable(type(func).__name__)
 
 
-def _global_names(code: types.CodeType) -> list[str]:
+def global_names(code: types.CodeType) -> list[str]:
     """Names a function's code (and the code nested in it) may read from its globals."""
     names = list(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names.extend(_global_names(const))
+            names.extend(global_names(const))
     return sorted(set(names))
 
 

@@ -16,7 +16,7 @@ from .conftest import require_module
 dspy = require_module("dspy")
 
 import skynet_jupyter as sj  # noqa: E402
-from skynet_jupyter import runtime  # noqa: E402
+from skynet_jupyter import model_settings  # noqa: E402
 from skynet_jupyter.dspy_adapter import DSPyContractError, DSPyProgramRun  # noqa: E402
 from skynet_jupyter.i18n import t  # noqa: E402
 
@@ -172,12 +172,12 @@ def test_reward_and_judge_work_inside_the_adapter():
         "    verdict = llm('PASS or FAIL?', input=output)\n"
         "    return reward(REWARD_SPEC, 1.0 if verdict == 'PASS' else 0.0, verdict)\n"
     )
-    before = runtime._Configured.settings
+    before = model_settings._Configured.settings
     try:
         sj.configure(metric_model=lambda instructions, input: "PASS", task_model=None)
         result = sj.to_dspy_metric(source)(devset()[0], dspy.Prediction(label="billing"))
     finally:
-        runtime._Configured.settings = before
+        model_settings._Configured.settings = before
     assert result.score == pytest.approx(0.5)  # accuracy 1, cost not measured under DSPy: 0
     assert result.feedback.startswith("PASS ")
     assert "Cost was not measured" in result.feedback

@@ -17,7 +17,7 @@ import skynet_jupyter as sj
 from skynet_jupyter import CaseFinished, CaseStarted, Finished, ModelReply, ModelSettings, RunCache
 from skynet_jupyter._runner import Deadline, Limits
 from skynet_jupyter.dataset import Case, load_cases, pick_cases
-from skynet_jupyter.runtime import observation
+from skynet_jupyter.skynet_helpers import observation
 
 
 def exact(input, output, expected=None):

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import runtime
-from skynet_jupyter.runtime import NOT_MEASURED, ModelSettings, llm, observation, reward
+from skynet_jupyter import model_settings
+from skynet_jupyter.case_context import NOT_MEASURED
+from skynet_jupyter.model_settings import ModelSettings
+from skynet_jupyter.skynet_helpers import llm, observation, reward
 
 METRIC = textwrap.dedent(
     """
@@ -83,8 +85,9 @@ def test_importing_the_package_makes_skynet_importable(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     module, path = done.stdout.split()
-    assert module == "skynet_jupyter.runtime"
+    assert module == "skynet_jupyter.skynet_helpers"
     assert Path(path).is_file()  # tracebacks and editors can open it
+    assert Path(path).name == "skynet_helpers.py"  # `skynet` is that real module, not a copy
 
 
 def test_without_the_package_skynet_is_not_there(tmp_path: Path) -> None:
@@ -157,7 +160,7 @@ def test_helpers_outside_a_check(monkeypatch: pytest.MonkeyPatch) -> None:
         return "PASS"
 
     # configure() is process-wide: start from nothing, restored after the test.
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
     # A metric's own unit test configures only a metric model: that one answers.
     sj.configure(metric_model=judge)
     assert llm("Answer PASS or FAIL.", input="2+2=4") == "PASS"

@@ -17,9 +17,19 @@ import traceback
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import ModelCallError, ModelReply, ModelSettings, StandInModel, _models, runtime
+from skynet_jupyter import (
+    ModelCallError,
+    ModelReply,
+    ModelSettings,
+    StandInModel,
+    _llm,
+    _secrets,
+    case_context,
+    model_settings,
+)
+from skynet_jupyter.model_settings import ModelNotConfigured
 from skynet_jupyter.reward import component
-from skynet_jupyter.runtime import ModelNotConfigured, llm, observation
+from skynet_jupyter.skynet_helpers import llm, observation
 
 from .openai_server import OpenAIServer, Recorded
 
@@ -96,7 +106,7 @@ def no_models(monkeypatch):
     """No model from the environment or from configure() (restored afterwards)."""
     for name in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
 
 
 @pytest.fixture
@@ -253,7 +263,7 @@ def test_a_price_given_in_the_model_dict_is_used(server, no_models, tickets):
 
 def test_a_reply_without_usage_counts_as_not_measured(server, no_models):
     server.report_usage = False
-    reply = _models.complete(model(server, TASK), "Say hi.", "hello")
+    reply = _llm.complete(model(server, TASK), "Say hi.", "hello")
     assert reply.text == "other"
     assert reply.cost_usd is None
 
@@ -313,7 +323,7 @@ def test_configure_beats_environment_and_overrides_beat_configure(no_models, mon
 
     settings = sj.configure(reset=True)
     assert settings == ModelSettings()
-    assert runtime.current_settings().task_model == "openai/never-called"
+    assert model_settings.current_settings().task_model == "openai/never-called"
 
 
 def test_configure_rejects_what_is_not_a_model(no_models):
@@ -321,7 +331,7 @@ def test_configure_rejects_what_is_not_a_model(no_models):
         sj.configure(metric_model=42)
     with pytest.raises(TypeError, match="without a 'model' key"):
         sj.configure(task_model={"api_base": "http://localhost"})
-    assert runtime._Configured.settings == ModelSettings()
+    assert model_settings._Configured.settings == ModelSettings()
 
 
 def test_run_code_cannot_change_the_judge_or_the_measurements(no_models, tickets):
@@ -331,7 +341,7 @@ def test_run_code_cannot_change_the_judge_or_the_measurements(no_models, tickets
     def run(artifact, case_input):
         sj.configure(metric_model=sneaky)  # too late: the check carries its models
         seen = observation()
-        assert seen == runtime.Observation()  # nothing measured yet, nothing to change
+        assert seen == case_context.Observation()  # nothing measured yet, nothing to change
         with pytest.raises(dataclasses.FrozenInstanceError):
             seen.cost_usd = 0.0  # type: ignore[misc]
         return llm("Label it.", input=case_input["text"])
@@ -543,7 +553,7 @@ def test_api_keys_appear_in_no_output(
     # the command line, JSON and text
     (tmp_path / "metric.py").write_text(JUDGED_METRIC, encoding="utf-8")
     (tmp_path / "run.py").write_text(
-        "from skynet_jupyter.runtime import llm\n\n"
+        "from skynet_jupyter.skynet_helpers import llm\n\n"
         "def run(artifact, case_input):\n"
         "    return llm(artifact, input=case_input['text'])\n",
         encoding="utf-8",
@@ -591,7 +601,7 @@ def test_redact_removes_keys_headers_and_known_secrets(monkeypatch):
         "api_key='zz-secret-99' https://host/v1?key=AIzaSyA-0123456789abcdefghijkl&alt=json "
         "sk-ant-api03-abcdefghijklmnop and plain-secret-value-42 and custom-secret-xyz"
     )
-    cleaned = _models.redact(text, ["custom-secret-xyz"])
+    cleaned = _secrets.redact(text, ["custom-secret-xyz"])
     for secret in (
         "abc.def-123456",
         "k1k2k3k4k5",
@@ -603,7 +613,7 @@ def test_redact_removes_keys_headers_and_known_secrets(monkeypatch):
     ):
         assert secret not in cleaned
     assert "Bearer [redacted]" in cleaned and "&alt=json" in cleaned
-    assert _models.redact("max_tokens=1000, temperature: 0") == "max_tokens=1000, temperature: 0"
+    assert _secrets.redact("max_tokens=1000, temperature: 0") == "max_tokens=1000, temperature: 0"
 
 
 # --- callables, the stand-in, the litellm call itself ----------------------------------------
@@ -611,12 +621,12 @@ def test_redact_removes_keys_headers_and_known_secrets(monkeypatch):
 
 def llm_with(chosen, text: str, **options) -> str:
     """``llm()`` inside a case's run phase, with ``chosen`` as the task model."""
-    ctx = runtime.CaseContext(ModelSettings(task_model=chosen))
-    token = runtime._current.set(ctx)
+    ctx = case_context.CaseContext(ModelSettings(task_model=chosen))
+    token = case_context.current_case.set(ctx)
     try:
         return llm("Label it.", input=text, **options)
     finally:
-        runtime._current.reset(token)
+        case_context.current_case.reset(token)
 
 
 def test_callable_models_report_usage_and_price(no_models, litellm_map):
@@ -628,28 +638,28 @@ def test_callable_models_report_usage_and_price(no_models, litellm_map):
             **extra,
         }
 
-    assert _models.complete(lambda i, x: "plain", "I", "x") == ModelReply("plain")
-    assert _models.complete(reply("a", 10, 2, cost_usd=0.5), "I", "x").cost_usd == 0.5
-    assert _models.complete(reply("a", 10, 2), "I", "x").cost_usd is None  # tokens, no price
-    assert _models.complete(reply("a", 0, 0), "I", "x").cost_usd == 0.0
+    assert _llm.complete(lambda i, x: "plain", "I", "x") == ModelReply("plain")
+    assert _llm.complete(reply("a", 10, 2, cost_usd=0.5), "I", "x").cost_usd == 0.5
+    assert _llm.complete(reply("a", 10, 2), "I", "x").cost_usd is None  # tokens, no price
+    assert _llm.complete(reply("a", 0, 0), "I", "x").cost_usd == 0.0
     usage = {"text": "a", "usage": {"prompt_tokens": 100, "completion_tokens": 20}}
-    priced = _models.complete(lambda i, x: {**usage, "model": TASK}, "I", "x")
+    priced = _llm.complete(lambda i, x: {**usage, "model": TASK}, "I", "x")
     entry = litellm_map[TASK]
     assert priced.cost_usd == pytest.approx(
         100 * entry["input_cost_per_token"] + 20 * entry["output_cost_per_token"]
     )
     assert (priced.input_tokens, priced.output_tokens) == (100, 20)
     given = ModelReply("b", 3, 4, None)
-    assert _models.complete(lambda i, x: given, "I", "x") is given
+    assert _llm.complete(lambda i, x: given, "I", "x") is given
 
     with pytest.raises(TypeError, match="returned None"):
-        _models.complete(lambda i, x: None, "I", "x")
+        _llm.complete(lambda i, x: None, "I", "x")
     with pytest.raises(TypeError, match="without a 'text' string"):
-        _models.complete(lambda i, x: {"answer": "a"}, "I", "x")
+        _llm.complete(lambda i, x: {"answer": "a"}, "I", "x")
     with pytest.raises(TypeError, match="does not accept them"):
-        _models.complete(lambda i, x: "a", "I", "x", temperature=0)
+        _llm.complete(lambda i, x: "a", "I", "x", temperature=0)
     seen = {}
-    _models.complete(lambda i, x, **options: seen.update(options) or "a", "I", "x", temperature=0)
+    _llm.complete(lambda i, x, **options: seen.update(options) or "a", "I", "x", temperature=0)
     assert seen == {"temperature": 0}
 
 
@@ -673,7 +683,7 @@ def test_stand_in_model_answers_exactly_is_marked_offline_and_priced_on_request(
 
 
 def test_litellm_call_messages_and_retry_settings(server, no_models):
-    call = _models.litellm_arguments("openai/x", "Judge.", {"answer": 4, "note": "é"}, {})
+    call = _llm.litellm_arguments("openai/x", "Judge.", {"answer": 4, "note": "é"}, {})
     assert call["messages"] == [
         {"role": "system", "content": "Judge."},
         {"role": "user", "content": '{\n  "answer": 4,\n  "note": "é"\n}'},
@@ -686,11 +696,11 @@ def test_litellm_call_messages_and_retry_settings(server, no_models):
     assert policy["AuthenticationErrorRetries"] == policy["TimeoutErrorRetries"] == 0
     assert policy["BadRequestErrorRetries"] == policy["NotFoundErrorRetries"] == 0
     assert call["retry_strategy"] == "exponential_backoff_retry"
-    assert _models.litellm_arguments("m", "Only this.", None, {})["messages"] == [
+    assert _llm.litellm_arguments("m", "Only this.", None, {})["messages"] == [
         {"role": "user", "content": "Only this."}
     ]
     with pytest.raises(TypeError, match="drop 'messages'"):
-        _models.litellm_arguments("m", "I", "x", {"messages": []})
+        _llm.litellm_arguments("m", "I", "x", {"messages": []})
 
     llm_with(model(server, TASK), {"text": "I was charged twice."}, temperature=0)
     (request,) = server.requests
@@ -703,7 +713,7 @@ def test_importing_the_package_does_not_import_litellm():
     code = (
         "import sys, skynet_jupyter as sj\n"
         "sj.configure(reflection_model='openai/gpt-4o-mini')\n"
-        "from skynet_jupyter.runtime import install_skynet_module\n"
+        "from skynet_jupyter._import_hook import install_skynet_module\n"
         "install_skynet_module()\n"
         "print('litellm' in sys.modules)\n"
         "models = sj.ModelSettings(task_model=sj.StandInModel(), metric_model=sj.StandInModel())\n"

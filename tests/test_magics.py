@@ -25,9 +25,10 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
+from skynet_jupyter._import_hook import uninstall_skynet_module
 from skynet_jupyter.contract import ContractError
-from skynet_jupyter.magics import CheckFailed, SkynetMagics, UserCodeError
-from skynet_jupyter.runtime import uninstall_skynet_module
+from skynet_jupyter.magics import CheckFailed, SkynetMagics
+from skynet_jupyter.names import UserCodeError
 
 ROOT = Path(__file__).resolve().parent.parent
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -1011,7 +1012,7 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
 
 
 def test_config_model_also_answers_llm_outside_a_check(shell):
-    from skynet_jupyter.runtime import configure
+    from skynet_jupyter.model_settings import configure
 
     try:
         cell(shell, "%config SkynetMagics.task_model = lambda instructions, input: 'from config'")

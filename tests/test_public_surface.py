@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import runtime
-from skynet_jupyter.runtime import ModelSettings
+from skynet_jupyter import model_settings, skynet_helpers
+from skynet_jupyter.model_settings import ModelSettings
 
 
 def test_every_exported_name_resolves() -> None:
@@ -37,11 +37,11 @@ def test_importing_the_package_imports_no_ipython() -> None:
 def test_the_errors_users_catch_are_the_ones_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
     with pytest.raises(sj.ModelNotConfigured, match="No task model is configured"):
-        runtime.llm("Say something.")
+        skynet_helpers.llm("Say something.")
+    from skynet_jupyter.executors import ExecutorError
     from skynet_jupyter.magics import CheckFailed
-    from skynet_jupyter.scale import ExecutorError
 
     assert sj.CheckFailed is CheckFailed and sj.ExecutorError is ExecutorError
     with pytest.raises(AttributeError, match="no attribute 'NotAName'"):

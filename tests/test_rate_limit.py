@@ -16,8 +16,8 @@ from collections import defaultdict
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import ModelCallError, ModelSettings, _models, _rate_limit, runtime
-from skynet_jupyter.runtime import llm
+from skynet_jupyter import ModelCallError, ModelSettings, _llm, _rate_limit, case_context
+from skynet_jupyter.skynet_helpers import llm
 
 from .openai_server import OpenAIServer, Recorded
 
@@ -57,7 +57,7 @@ class Retries:
     def __call__(self, input, output, expected=None):
         if self.judge:  # the case's text again: the server's records say which case asked
             llm("Answer PASS or FAIL.", input["text"])
-        ctx = runtime._current.get()
+        ctx = case_context.current_case.get()
         with self.lock:
             self.run[input["text"]] = ctx.run_usage.retries
             if self.judge:
@@ -178,10 +178,10 @@ def test_retry_after_holds_back_every_thread_until_the_pause_ends(server):
     server.retry_after_ms = 2000
     server.fail_next(429)
     task = model(server, TASK)
-    replies: dict[str, _models.ModelReply] = {}
+    replies: dict[str, _llm.ModelReply] = {}
 
     def ask(text: str) -> None:
-        replies[text] = _models.complete(task, "Label the support ticket.", text)
+        replies[text] = _llm.complete(task, "Label the support ticket.", text)
 
     first = threading.Thread(target=ask, args=("I was charged twice.",))
     first.start()
@@ -211,7 +211,7 @@ def test_rate_limit_retries_are_bounded_and_end_in_a_clear_error(server):
     task = model(server, TASK)
 
     with pytest.raises(ModelCallError) as caught:
-        _models.complete(task, "Label.", "[[status=429]] always refused")
+        _llm.complete(task, "Label.", "[[status=429]] always refused")
 
     error = caught.value
     assert error.status_code == 429 and error.kind == "RateLimitError"
@@ -227,7 +227,7 @@ def test_a_pause_longer_than_a_call_waits_fails_at_once(server):
     server.fail_next(429)
 
     with pytest.raises(ModelCallError, match=r"asked to wait 360 s more") as caught:
-        _models.complete(model(server, TASK), "Label.", "hello")
+        _llm.complete(model(server, TASK), "Label.", "hello")
 
     assert caught.value.retries == 0 and len(server.requests) == 1
 
@@ -240,7 +240,7 @@ def test_retries_count_in_the_case_usage_also_when_the_call_fails(server, ticket
         try:
             return llm("Label the support ticket.", case["text"])
         finally:
-            seen.append(runtime._current.get().run_usage.retries)
+            seen.append(case_context.current_case.get().run_usage.retries)
 
     report = sj.evaluate(
         lambda input, output, expected=None: (1.0, {"feedback": "ok"}),

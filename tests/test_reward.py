@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import skynet_jupyter as sj
 from skynet_jupyter import ContractError, RewardSpec
 from skynet_jupyter.reward import component
-from skynet_jupyter.runtime import reward
+from skynet_jupyter.skynet_helpers import reward
 
 SPEC = {
     "weights": {"accuracy": 0.7, "speed": 0.2, "cost": 0.1},
@@ -113,12 +113,12 @@ def test_not_a_dict():
     assert RewardSpec.from_dict(spec) is spec
 
 
-def test_the_accuracy_section_is_optional_and_raw_weights_are_kept():
-    spec = RewardSpec.from_dict(
-        with_changes(accuracy=_DELETE, weights={"accuracy": 7, "speed": 2, "cost": 1})
-    )
+def test_the_accuracy_section_is_optional_and_weights_keep_the_raw_proportions():
+    raw = {"accuracy": 7, "speed": 2, "cost": 1}
+    spec = RewardSpec.from_dict(with_changes(accuracy=_DELETE, weights=raw))
     assert spec.accuracy_reference is None
-    assert spec.raw_weights == {"accuracy": 7, "speed": 2, "cost": 1}
+    total = sum(raw.values())
+    assert {part: spec.weights[part] * total for part in raw} == pytest.approx(raw)
     assert spec.weights == pytest.approx({"accuracy": 0.7, "speed": 0.2, "cost": 0.1})
 
 
@@ -184,7 +184,9 @@ def test_with_weights_rescales_and_keeps_everything_else(raw, rescaled):
     assert dict(changed.weights) == pytest.approx(
         dict(zip(("accuracy", "speed", "cost"), rescaled, strict=True))
     )
-    assert changed.raw_weights == dict(zip(("accuracy", "speed", "cost"), raw, strict=True))
+    assert {part: changed.weights[part] * sum(raw) for part in changed.weights} == pytest.approx(
+        dict(zip(("accuracy", "speed", "cost"), raw, strict=True))
+    )
     assert (changed.speed_reference, changed.cost_reference) == (2000, 0.01)
     assert changed.accuracy_reference == 4.0
     assert spec.weights == pytest.approx({"accuracy": 0.7, "speed": 0.2, "cost": 0.1})  # unchanged

@@ -12,9 +12,9 @@ import ipywidgets
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import runtime
+from skynet_jupyter import model_settings, skynet_helpers
 from skynet_jupyter.contract import ContractError, raised_at, validate_return
-from skynet_jupyter.runtime import ModelSettings
+from skynet_jupyter.model_settings import ModelSettings
 from skynet_jupyter.widgets import LiveView
 from skynet_jupyter.widgets._state import LiveState
 
@@ -47,7 +47,7 @@ def score(input, output, expected=None):
 def no_models(monkeypatch):
     for name in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
 
 
 @pytest.fixture(autouse=True)
@@ -114,7 +114,7 @@ def test_a_missing_judge_model_names_every_way_to_set_it(tickets, no_models):
 
 def test_a_run_asking_a_missing_task_model_names_the_task_settings(tickets, no_models):
     def run(artifact, case_input):
-        return runtime.llm(artifact, case_input["text"])
+        return skynet_helpers.llm(artifact, case_input["text"])
 
     report = sj.check(
         "def score(input, output, expected=None):\n    return 1.0, {'feedback': 'ok'}\n",

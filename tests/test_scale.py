@@ -16,9 +16,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 import pytest
 
 import skynet_jupyter as sj
+from skynet_jupyter._import_hook import install_skynet_module
 from skynet_jupyter.engine import CaseFinished, CaseStarted, Finished
-from skynet_jupyter.runtime import install_skynet_module
-from skynet_jupyter.scale import ChunkPlanner, ExecutorError, executor_workers
+from skynet_jupyter.executors import ChunkPlanner, ExecutorError, executor_workers
 
 from .conftest import require_module
 

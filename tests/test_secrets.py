@@ -21,8 +21,8 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
-from skynet_jupyter import _models, runtime
-from skynet_jupyter.runtime import ModelSettings
+from skynet_jupyter import _llm, _secrets, model_settings
+from skynet_jupyter.model_settings import ModelSettings
 from skynet_jupyter.widgets import LiveView
 
 
@@ -44,7 +44,7 @@ def judge(api_key: str, password: str, header: str) -> dict:
 def no_models(monkeypatch):
     for name in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
 
 
 def test_configure_repr_hides_url_passwords_header_values_and_keys(no_models):
@@ -56,7 +56,7 @@ def test_configure_repr_hides_url_passwords_header_values_and_keys(no_models):
             str(settings),
             repr(settings.metric_model),
             str(settings.metric_model),
-            _models.describe_model(settings.metric_model),
+            _llm.describe_model(settings.metric_model),
         )
     )
     for secret in (key, password, header):
@@ -72,16 +72,16 @@ def test_configure_repr_hides_url_passwords_header_values_and_keys(no_models):
 def test_redact_knows_every_configured_secret_even_alone(no_models, monkeypatch):
     key, password, header = fresh("KEY"), fresh("PASS"), fresh("HDR")
     text = f"failed: {key} / {password} / {header}"
-    assert _models.redact(text) == text  # unknown yet: nothing marks them as secrets
+    assert _secrets.redact(text) == text  # unknown yet: nothing marks them as secrets
     sj.configure(metric_model=judge(key, password, header))
-    assert _models.redact(text) == "failed: [redacted] / [redacted] / [redacted]"
+    assert _secrets.redact(text) == "failed: [redacted] / [redacted] / [redacted]"
 
     env_password = fresh("ENVPASS")
-    assert _models.redact(env_password) == env_password
+    assert _secrets.redact(env_password) == env_password
     monkeypatch.setenv("SOME_SERVICE_URL", f"postgres://bob:{env_password}@db/x")
-    assert _models.redact(f"no {env_password}") == "no [redacted]"  # an env URL's password
+    assert _secrets.redact(f"no {env_password}") == "no [redacted]"  # an env URL's password
     assert (
-        _models.redact("see https://carol:hunter2hunter2@example.com/x")
+        _secrets.redact("see https://carol:hunter2hunter2@example.com/x")
         == "see https://carol:[redacted]@example.com/x"
     )
 
@@ -182,12 +182,12 @@ def test_a_worker_process_knows_the_configured_secrets(tmp_path):
     program = textwrap.dedent(
         f"""
         import pickle, sys
-        from skynet_jupyter import _models
+        from skynet_jupyter import _secrets
         text = "{key} {password} {header}"
-        assert _models.redact(text) == text, "known before unpickling?"
+        assert _secrets.redact(text) == text, "known before unpickling?"
         settings = pickle.loads(open(sys.argv[1], "rb").read())
         assert settings.task_model["api_key"] == "{key}"
-        print(_models.redact(text))
+        print(_secrets.redact(text))
         """
     )
     done = subprocess.run(

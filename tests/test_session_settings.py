@@ -15,8 +15,8 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
-from skynet_jupyter import runtime
-from skynet_jupyter.runtime import ModelNotConfigured, ModelSettings, current_settings
+from skynet_jupyter import model_settings
+from skynet_jupyter.model_settings import ModelNotConfigured, ModelSettings, current_settings
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def shell(tmp_path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)
     for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
     # The shell puts its user module in sys.modules["__main__"]: process pools started
     # later in the run (Dask, spawn) need the real one back.
     monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
@@ -47,7 +47,7 @@ def test_setting_a_model_back_to_none_forgets_it(shell: InteractiveShell) -> Non
     run(shell, "%config SkynetMagics.task_model = lambda instructions, input: 'from config'")
     answered = run(shell, "from skynet import llm\nllm('Say something.')")
     assert answered.result == "from config"
-    assert runtime._Configured.settings == ModelSettings()  # nothing copied into configure()
+    assert model_settings._Configured.settings == ModelSettings()  # nothing copied into configure()
     run(shell, "%config SkynetMagics.task_model = None")
     failed = run(shell, "llm('Say something.')")
     assert isinstance(failed.error_in_exec, ModelNotConfigured)
@@ -58,8 +58,8 @@ def test_config_beats_configure_and_unloading_removes_it(shell: InteractiveShell
     run(shell, "import skynet_jupyter as sj\nsj.configure(task_model=lambda i, x: 'configured');")
     run(shell, "%config SkynetMagics.task_model = lambda instructions, input: 'from config'")
     assert run(shell, "from skynet import llm\nllm('Hi.')").result == "from config"
-    version = runtime.settings_version()
+    version = model_settings.settings_version()
     shell.extension_manager.unload_extension("skynet_jupyter")
-    assert runtime.settings_version() != version  # caches of the settings re-read them
+    assert model_settings.settings_version() != version  # caches of the settings re-read them
     assert current_settings().task_model("", None) == "configured"
     shell.extension_manager.load_extension("skynet_jupyter")  # the fixture unloads it

@@ -12,9 +12,9 @@ import json
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import runtime
+from skynet_jupyter import model_settings
+from skynet_jupyter.model_settings import ModelSettings
 from skynet_jupyter.render import json_ready, report_text
-from skynet_jupyter.runtime import ModelSettings
 
 DOCS_JUDGE = """
 from skynet import llm
@@ -35,7 +35,7 @@ ROWS = [
 def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(variable, raising=False)
-    monkeypatch.setattr(runtime._Configured, "settings", ModelSettings())
+    monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
 
 
 def test_the_docs_judge_example_scores_with_the_documented_stand_in(offline: None) -> None:

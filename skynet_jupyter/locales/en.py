@@ -335,6 +335,9 @@ MESSAGES = {
         "limit per case), got {value}."
     ),
     "limits.isolation": 'isolation must be "thread" or "process", got {value}.',
+    "limits.cases": "cases must be 1 or more, got {value}.",
+    "limits.sample": "sample must be 'first' or 'random', got {value}.",
+    "limits.concurrency": "concurrency must be a whole number of 1 or more, got {value}.",
     "limits.isolation_executor": (
         'isolation="process" runs cases in local worker processes and does not combine '
         "with an executor (the executor's own workers run the cases): give one or the "

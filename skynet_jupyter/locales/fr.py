@@ -380,6 +380,9 @@ MESSAGES = {
         "fonction run par cas), reçu {value}."
     ),
     "limits.isolation": 'isolation doit valoir "thread" ou "process", reçu {value}.',
+    "limits.cases": "cases doit valoir 1 ou plus, reçu {value}.",
+    "limits.sample": "sample doit valoir 'first' ou 'random', reçu {value}.",
+    "limits.concurrency": "concurrency doit être un nombre entier de 1 ou plus, reçu {value}.",
     "limits.isolation_executor": (
         'isolation="process" exécute les cas dans des processus locaux et ne se combine '
         "pas avec un executor (ses propres workers exécutent les cas) : donnez l'un ou "

@@ -368,6 +368,9 @@ MESSAGES = {
         "função run por caso), recebido {value}."
     ),
     "limits.isolation": 'isolation deve ser "thread" ou "process", recebido {value}.',
+    "limits.cases": "cases deve ser 1 ou mais, recebido {value}.",
+    "limits.sample": "sample deve ser 'first' ou 'random', recebido {value}.",
+    "limits.concurrency": "concurrency deve ser um número inteiro de 1 ou mais, recebido {value}.",
     "limits.isolation_executor": (
         'isolation="process" corre os casos em processos locais e não se combina com um '
         "executor (os workers do executor correm os casos): dê um ou outro."

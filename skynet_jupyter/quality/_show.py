@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from .._shows import ShowsItself
 from ..render import cut, esc, show_value
 
 STYLE = """<style>
@@ -110,7 +111,7 @@ def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     return lines
 
 
-class Shows:
+class Shows(ShowsItself):
     """Mixin: a report shows itself as text and HTML; in a magic's cell, once (its view)."""
 
     _live_cell: Any = None  # set by the magic: the live view already shows this report
@@ -121,14 +122,11 @@ class Shows:
     def html(self) -> str:  # pragma: no cover - every report defines it
         raise NotImplementedError
 
-    def __str__(self) -> str:
+    def _text(self) -> str:  # str() and the reprs (ShowsItself) are the public text()/html()
         return self.text()
 
-    def _repr_html_(self) -> str:
+    def _html(self) -> str:
         return self.html()
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(self.text())
 
     def _ipython_display_(self) -> None:
         cell = self._live_cell

@@ -1,7 +1,13 @@
-"""HTML fragments of the live views.  Every user string goes through ``esc``.
+"""The live view's layout, built from ``render``'s fragments (user text always through ``esc``).
 
-The fragments are plain functions of data, so the widget view and the static
-fallback (nbconvert, GitHub) draw the same bars from the same numbers.
+Here is only what the live view draws its own way: the header with step chips
+and callouts, the case table with foldable cells and a failure row, the reward
+bars and the named-score panel.  Their words and values (the summary line, a
+step's fix, "failed at", error and traceback, marks, score levels, number
+formats) come from ``render``, as the static report's do; the live steps come
+from ``report`` (``widgets/_state.LiveState.steps``).  The fragments are plain
+functions of data, so the widget view and its static fallback (nbconvert,
+GitHub) draw the same bars from the same numbers.
 """
 
 from __future__ import annotations
@@ -10,31 +16,35 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .._models import Redactor
+from .._secrets import Redactor
 from ..contract import safe_value_repr
 from ..i18n import t
 from ..render import (
     CASE_MARKS,
+    CELL_CHARS,
     MARKS,
     REDACT_MARGIN,
-    TEXT_CHARS,
+    STATUS_CLASS,
     THEME_CSS,
-    TRACEBACK_CHARS,
     Clean,
     bounded,
     cut,
+    error_text,
     esc,
+    failed_at_text,
     fmt_ms,
     fmt_score,
     fmt_usd,
     marks_legend,
+    score_level,
     show_value,
+    step_hint,
+    traceback_text,
 )
-from ..report import ADVICE, FAILED, PASSED, SKIPPED, CaseResult, Step
+from ..report import ADVICE, FAILED, PASSED, CaseResult, Step, StepStatus
 from ..reward import PARTS
 from ._state import PENDING
 
-CELL_CHARS = 80
 FULL_CHARS = 20_000  # a value unfolded in a cell
 FEEDBACK_CHARS = 20_000  # the rest stays in the data (report.cases[i].feedback)
 
@@ -137,13 +147,7 @@ font-weight:600;color:var(--skv-muted)}
 </style>"""
 )
 
-_CLASS = {
-    PASSED: "skv-pass",
-    FAILED: "skv-fail",
-    SKIPPED: "skv-skip",
-    ADVICE: "skv-advice",
-    PENDING: "skv-pending",
-}
+_CLASS = {status: "skv-" + name for status, name in {**STATUS_CLASS, PENDING: "pending"}.items()}
 _MARK = {**MARKS, PENDING: "…"}
 PART_CLASS = {"accuracy": "skv-acc", "speed": "skv-speed", "cost": "skv-cost"}
 
@@ -151,7 +155,9 @@ PART_CLASS = {"accuracy": "skv-acc", "speed": "skv-speed", "cost": "skv-cost"}
 # --- header ----------------------------------------------------------------------
 
 
-def head_html(title: str, title_status: str, subtitle: str, steps: list[Step], lang: str) -> str:
+def head_html(
+    title: str, title_status: StepStatus, subtitle: str, steps: list[Step], lang: str
+) -> str:
     parts = [
         STYLE,
         '<div class="skv skv-head">',
@@ -184,17 +190,17 @@ def steps_html(steps: list[Step], lang: str) -> str:
             f"{_MARK.get(status, '?')} {esc(step.title)}</span>"
         )
         if status in (FAILED, ADVICE):
-            label = t("report.fix" if status == FAILED else "report.advice", lang)
             box = "skv-first" if status == FAILED and not callouts else ""
             if status == ADVICE:
                 box = "skv-advice-box"
             text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
             if message:
                 text += f" — {esc(message)}"
-            if step.hint:
-                hint_text = esc(bounded(step.hint, lang, clean))
-                hint = t("labelled", lang, label=f"<b>{esc(label)}</b>", text=hint_text)
-                text += f'<div class="skv-hint">{hint}</div>'
+            hint = step_hint(step, lang, clean)
+            if hint:
+                label, hint_text = hint
+                hint_html = t("labelled", lang, label=f"<b>{esc(label)}</b>", text=esc(hint_text))
+                text += f'<div class="skv-hint">{hint_html}</div>'
             callouts.append(
                 f'<div class="skv-callout {box}" data-callout="{esc(step.id)}">{text}</div>'
             )
@@ -284,14 +290,13 @@ def _failure_html(
     case: CaseResult, lang: str, open_traceback: bool = True, clean: Clean | None = None
 ) -> str:
     clean = clean or Redactor()
-    step = t("step." + case.failed_step, lang) if case.failed_step else ""
     html = (
-        f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(t("failed_at", lang, step=step))}'
+        f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(failed_at_text(case, lang))}'
         f"</b></span> "
-        f'<span class="skv-error">{esc(bounded(case.error or "", lang, clean, TEXT_CHARS))}</span>'
+        f'<span class="skv-error">{esc(error_text(case, lang, clean))}</span>'
     )
     if case.traceback:
-        traceback = bounded(case.traceback, lang, clean, TRACEBACK_CHARS)
+        traceback = traceback_text(case, lang, clean)
         html += (
             f'<details class="skv-tb-box"{" open" if open_traceback else ""}>'
             f"<summary>{esc(t('view.traceback', lang))}"
@@ -334,9 +339,8 @@ def cases_html(
 
 def score_class(score: float | None) -> str:
     """The score's colour on its own scale: low, middle or high (not the contract's status)."""
-    if score is None:
-        return ""
-    return "skv-score-hi" if score >= 0.8 else "skv-score-mid" if score >= 0.5 else "skv-score-lo"
+    level = score_level(score)
+    return f"skv-score-{level}" if level else ""
 
 
 def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
@@ -439,8 +443,7 @@ def raw_measures(run_ms: float | None, cost_usd: float | None, lang: str) -> str
 
 
 def no_reward_row(case: CaseResult, lang: str) -> str:
-    step = t("step." + case.failed_step, lang) if case.failed_step else ""
-    why = t("failed_at", lang, step=step) if case.failed_step else t("view.no_reward", lang)
+    why = failed_at_text(case, lang) if case.failed_step else t("view.no_reward", lang)
     return (
         f'<span class="skv-num">{esc(t("col.case", lang))} {case.index}</span>'
         f'<div class="skv-track" data-case="{case.index}" data-reward=""></div>'

@@ -1,9 +1,14 @@
 """What a live view knows: plain data, updated in O(1) per event, no ipywidgets.
 
 ``LiveState`` collects the cases as they finish and keeps the running sums a
-view shows (mean score, named-score means, the reward components and the raw
-measurements), so a flush never walks every case again except to pick the
-worst ones.
+view shows (mean score, named-score means, the reward components, the raw
+measurements, retries and stand-in calls), so a flush never walks every case
+again except to pick the worst ones.
+
+It computes nothing it words itself: its summary line is ``render.summary_text``
+from the running sums (the same line as the finished report's
+``render.summary_line``), and its running steps are made by ``report``'s
+``titled_step`` and ``step_failed_by``, as the finished report's are.
 """
 
 from __future__ import annotations
@@ -18,24 +23,29 @@ from typing import Any
 from ..contract import (
     FEEDBACK_ADVICE,
     METRIC_LOADS,
-    METRIC_RETURN_VALUE,
     METRIC_SIGNATURE,
-    METRIC_TIME_LIMIT,
     REWARD_SPEC,
-    RUN_FUNCTION,
     STEP_IDS,
-    case_hint,
 )
 from ..i18n import t
-from ..report import FAILED, PASSED, CaseResult, CheckReport, Step, worst_key
+from ..render import summary_text
+from ..report import (
+    PASSED,
+    CaseResult,
+    CheckReport,
+    Step,
+    StepStatus,
+    step_failed_by,
+    titled_step,
+    worst_key,
+)
 from ..reward import PARTS, RewardSpec
 
-PENDING = "pending"
+PENDING = StepStatus.PENDING
 ALL = "all"
 FAILED_ANY = "failed"
 PASSED_ONLY = "passed"
 _BEFORE_CASES = (METRIC_LOADS, METRIC_SIGNATURE, REWARD_SPEC)
-_CASE_STEPS = (RUN_FUNCTION, METRIC_RETURN_VALUE, METRIC_TIME_LIMIT)
 
 
 def as_spec(spec: Any) -> RewardSpec | None:
@@ -125,6 +135,8 @@ class LiveState:
     parts: list[_Sum] = field(default_factory=lambda: [_Sum(), _Sum(), _Sum()])
     run_ms: _Sum = field(default_factory=_Sum)
     cost_usd: _Sum = field(default_factory=_Sum)
+    retries: int = 0  # rate-limit retries and stand-in answers, for the summary line
+    stand_in_calls: int = 0
     # The cases with reward components, and their components flat (3 floats a case): no
     # object per case, so a big run leaves the garbage collector little more to walk.
     reward_cases: list[CaseResult] = field(default_factory=list)
@@ -140,9 +152,6 @@ class LiveState:
 
     # --- feeding ----------------------------------------------------------------
 
-    def add(self, case: CaseResult) -> None:
-        self.add_many((case,))
-
     def add_many(self, cases: Iterable[CaseResult]) -> None:
         """Take finished cases (one tight loop: this runs for every case of a big run)."""
         keep = self.results.append
@@ -153,11 +162,14 @@ class LiveState:
         weights = self.lowest_weights if track else None
         lowest, lowest_heap, lowest_size = self.lowest.offer, self.lowest.heap, self.lowest.size
         wa, ws, wc = weights or (0.0, 0.0, 0.0)
-        score_sum = score_n = part_n = run_n = cost_n = seen = offered = parts_only_n = 0
-        acc_sum = speed_sum = cost_part_sum = run_sum = cost_sum = 0.0
+        score_n = part_n = run_n = cost_n = seen = offered = parts_only_n = 0
+        retries = stand_ins = 0
+        score_sum = acc_sum = speed_sum = cost_part_sum = run_sum = cost_sum = 0.0
         only_acc = only_speed = only_cost = 0.0
         for case in cases:
             keep(case)
+            retries += case.retries
+            stand_ins += case.stand_in_calls
             step = case.failed_step
             if step is not None:
                 failed = failures.get(step)
@@ -212,9 +224,9 @@ class LiveState:
                             offered += 1
                             mixed = -(wa * acc + ws * speed + wc * cost)
                             if len(lowest_heap) < lowest_size or mixed >= lowest_heap[0][0][0]:
-                                key = (mixed, -case.index)
-                                if len(lowest_heap) < lowest_size or key > lowest_heap[0][0]:
-                                    lowest(key, (case, (acc, speed, cost)))
+                                low = (mixed, -case.index)
+                                if len(lowest_heap) < lowest_size or low > lowest_heap[0][0]:
+                                    lowest(low, (case, (acc, speed, cost)))
             measured = case.run_ms
             if measured is not None:
                 run_sum += measured
@@ -231,6 +243,8 @@ class LiveState:
             sums[2] += only_cost
         self.worst.seen += seen
         self.lowest.seen += offered
+        self.retries += retries
+        self.stand_in_calls += stand_ins
         for bucket, total, count in (
             (self.score, score_sum, score_n),
             (self.parts[0], acc_sum, part_n),
@@ -286,17 +300,15 @@ class LiveState:
 
     def summary(self) -> str:
         """The report's summary line (``render.summary_line``), from the running sums."""
-        lang = self.lang
-        parts = [
-            t("report.metric", lang, name=self.metric_name),
-            t("report.cases", lang, count=self.done),
-        ]
-        mean = self.score.mean
-        if mean is not None:
-            parts.append(f"{t('report.mean', lang)} {mean:.3f}")
-        for name, value in self.mean_named().items():
-            parts.append(f"{name} {value:.3f}")
-        return " · ".join(parts)
+        return summary_text(
+            self.lang,
+            self.metric_name,
+            self.done,
+            self.score.mean,
+            self.mean_named(),
+            self.retries,
+            self.stand_in_calls,
+        )
 
     def mean_named(self) -> dict[str, float]:
         means = {}
@@ -317,29 +329,15 @@ class LiveState:
         lang = self.lang
         steps = []
         for step_id in STEP_IDS:
-            title = t(f"step.{step_id}", lang)
             failed = self.failures.get(step_id)
-            if failed:
-                first = failed[0]
-                message = t("step.case_failed", lang, case=first.index, error=first.error or "")
-                if len(failed) > 1:
-                    message += " " + t("step.more_cases", lang, count=len(failed) - 1)
-                steps.append(
-                    Step(
-                        step_id,
-                        title,
-                        FAILED,
-                        message,
-                        case_hint(step_id, first, lang),
-                        tuple(c.index for c in failed),
-                    )
-                )
+            if failed:  # said as the finished report will say it
+                steps.append(step_failed_by(step_id, failed, lang))
             elif step_id in _BEFORE_CASES and self.started:
-                steps.append(Step(step_id, title, PASSED))
+                steps.append(titled_step(step_id, PASSED, lang))
             else:
-                steps.append(Step(step_id, title, PENDING))
+                steps.append(titled_step(step_id, PENDING, lang))
         # The finished report ends with the feedback advice: the same chips while running.
-        steps.append(Step(FEEDBACK_ADVICE, t(f"step.{FEEDBACK_ADVICE}", lang), PENDING))
+        steps.append(titled_step(FEEDBACK_ADVICE, PENDING, lang))
         return steps
 
     def select(self, which: str = ALL, count: int | None = 50) -> tuple[list[CaseResult], int]:

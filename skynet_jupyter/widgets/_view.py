@@ -13,7 +13,8 @@ import ipywidgets as W
 from .._rate_limit import waiting
 from ..engine import CaseFinished, CaseStarted, Event, Finished
 from ..i18n import resolve_lang, t
-from ..render import esc, headline
+from ..progress_line import progress_text, running_title
+from ..render import esc, headline, interrupted_line, means_parts
 from ..report import FAILED, PASSED, CaseResult, CheckReport
 from ..reward import PARTS
 from . import _html
@@ -175,8 +176,7 @@ class LiveView(ShownTwice):
         """The static copy's HTML and text: the report, or the running title."""
         report = self.report
         if report is None:
-            key = "view.running_check" if self.kind == "check" else "view.running_eval"
-            title = t(key, self.lang)
+            title = running_title(self.kind, self.lang)
             return f'<div class="skynet-report"><i>{esc(title)}</i></div>', title
         return self.static_html(), str(report)
 
@@ -225,7 +225,7 @@ class LiveView(ShownTwice):
 
     def _show_error(self, error: BaseException) -> None:
         """A drawing error, shown under the view (the view keeps updating)."""
-        from .._models import redact
+        from .._secrets import redact
 
         self.errors.append_stderr(redact("".join(traceback.format_exception(error))))
 
@@ -273,8 +273,7 @@ class LiveView(ShownTwice):
         lang = state.lang
         report = self.report
         if report is None:
-            key = "view.running_check" if state.kind == "check" else "view.running_eval"
-            title, status = t(key, lang), PENDING
+            title, status = running_title(state.kind, lang), PENDING
             subtitle = t("report.metric", lang, name=state.metric_name)
             held = waiting()
             if held:  # said even before a first case finishes
@@ -284,9 +283,7 @@ class LiveView(ShownTwice):
             status = PASSED if report.passed else FAILED
             subtitle = state.summary()
             if report.interrupted:
-                subtitle += " · " + t(
-                    "report.interrupted", lang, done=len(report.cases), total=report.total_cases
-                )
+                subtitle += " · " + interrupted_line(report)
         head = _html.head_html(title, status, subtitle, state.steps(), lang)
         return self._outputs.hide_css() + head
 
@@ -299,9 +296,7 @@ class LiveView(ShownTwice):
         else:
             style = "success" if report.passed else "danger"
         description = (
-            t("view.progress", state.lang, done=state.done, total=total)
-            if total or report is None
-            else ""
+            progress_text(state.done, total, state.lang) if total or report is None else ""
         )
         want = {
             "value": state.done,
@@ -370,12 +365,8 @@ class LiveView(ShownTwice):
 
 def _running_summary(state: LiveState) -> str:
     lang = state.lang
-    parts = [t("view.progress", lang, done=state.done, total=max(state.total, state.done))]
-    mean = state.score.mean
-    if mean is not None:
-        parts.append(f"{t('report.mean', lang)} {mean:.3f}")
-    for name, value in state.mean_named().items():
-        parts.append(f"{name} {value:.3f}")
+    parts = [progress_text(state.done, max(state.total, state.done), lang)]
+    parts += means_parts(lang, state.score.mean, state.mean_named())
     failed = state.failed_count
     if failed:
         parts.append(t("view.failed_count", lang, count=failed))

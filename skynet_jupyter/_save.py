@@ -1,127 +1,22 @@
-"""What the magics need besides the magics: the report a live view already shows,
-the replay of a check for the edit loop, and writing a metric file safely."""
+"""Saving a metric cell to a file (``%%skynet_metric --save``), never losing one.
+
+:func:`save_source` writes only a new path or a regular file, and replaces a
+different file only with ``--force``; :func:`write_atomically` writes a
+temporary file beside the target and moves it into place in one step.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import stat
 import uuid
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from IPython.core.error import UsageError
 
-from .engine import RunCache
 from .i18n import t
-from .report import CheckReport, EvalReport
 
-# --- display: the live view is the display ------------------------------------------
-
-
-class CellMark:
-    """Open while the cell that produced a report runs."""
-
-    __slots__ = ("open",)
-
-    def __init__(self) -> None:
-        self.open = True
-
-
-class ShownLive:
-    """A report the live view already shows: the cell's Out does not show it twice.
-
-    After that cell it displays as any report (``r`` in a later cell shows it).
-    """
-
-    _cell: CellMark
-
-    def _ipython_display_(self) -> None:
-        cell = getattr(self, "_cell", None)  # absent on a dataclasses.replace() copy
-        if cell is not None and cell.open:
-            return
-        from IPython.display import display
-
-        display(plain_report(self))  # type: ignore[arg-type]
-
-    def __repr__(self) -> str:
-        return repr(plain_report(self))  # type: ignore[arg-type]
-
-
-class ShownCheckReport(ShownLive, CheckReport):
-    pass
-
-
-class ShownEvalReport(ShownLive, EvalReport):
-    pass
-
-
-def plain_report(report: CheckReport) -> CheckReport:
-    kind = EvalReport if isinstance(report, EvalReport) else CheckReport
-    return kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(kind) if f.init})
-
-
-def shown_live(report: CheckReport, cell: CellMark) -> CheckReport:
-    kind = ShownEvalReport if isinstance(report, EvalReport) else ShownCheckReport
-    shown = kind(**{f.name: getattr(report, f.name) for f in dataclasses.fields(report) if f.init})
-    shown._cell = cell
-    return shown
-
-
-def lazy_show(view: Any) -> Callable[[Any], None]:
-    """Feed engine events to ``view``, showing it at the first one.
-
-    Shown late so that a data error (raised before any event) leaves no empty view.
-    """
-    shown = False
-
-    def on_event(event: Any) -> None:
-        nonlocal shown
-        if not shown:
-            view.show()
-            shown = True
-        view.on_event(event)
-
-    return on_event
-
-
-# --- the edit loop --------------------------------------------------------------
-
-
-@dataclasses.dataclass(slots=True)
-class LastCheck:
-    data: Any
-    options: dict[str, Any]
-    view: Any  # the LiveView to update in place, or None when the check was silenced
-
-
-class NotRunAgain(Exception):
-    pass
-
-
-class ReplayCache(RunCache):
-    """The kernel's run cache, looked up as for the original run function."""
-
-    def __init__(self, cache: RunCache, run: Any) -> None:
-        super().__init__(cache.store)
-        self.disk = cache.disk
-        self._original = run
-
-    def key(  # type: ignore[override]
-        self, run: Any, artifact: Any, case_input: Any, task_model: Any = None
-    ) -> Any:
-        return RunCache.key(self._original, artifact, case_input, task_model)
-
-    def disk_key(self, run: Any, artifact: Any, case_input: Any, task_model: Any) -> str | None:
-        return RunCache.disk_key(self, self._original, artifact, case_input, task_model)
-
-
-def no_new_run(message: str) -> Callable[[Any, Any], Any]:
-    def run(artifact: Any, input: Any) -> Any:
-        raise NotRunAgain(message)
-
-    return run
+__all__ = ["save_source", "write_atomically"]
 
 
 def save_source(path: Path, source: str, force: bool, lang: str) -> tuple[Path | None, str]:
@@ -217,14 +112,3 @@ def _link_new(temporary: Path, path: Path) -> None:
         os.replace(temporary, path)
         return
     temporary.unlink()
-
-
-def listed_options(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """Apply magic_arguments decorators so that ``%magic?`` lists them in the order given."""
-
-    def apply(func: Any) -> Any:
-        for decorate in reversed(decorators):
-            func = decorate(func)
-        return func
-
-    return apply

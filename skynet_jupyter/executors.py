@@ -62,19 +62,13 @@ class ExecutorError(RuntimeError):
     """The executor could not run some cases (a lost worker, a missing package, ...).
 
     Not the metric's fault: a metric that raises or runs past its limit fails
-    its own case, as in a local run.  ``finished`` holds the results of the
-    cases that did finish; ``cases`` the indices of the cases that did not.
+    its own case, as in a local run.  ``cases`` holds the indices of the cases
+    of the chunk that failed on a worker; it is empty when the failure was in
+    sending the work (the message then names what could not be sent).
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        finished: Sequence[CaseResult] = (),
-        cases: Sequence[int] = (),
-    ) -> None:
+    def __init__(self, message: str, *, cases: Sequence[int] = ()) -> None:
         super().__init__(message)
-        self.finished = list(finished)
         self.cases = list(cases)
 
     def _render_traceback_(self) -> list[str]:
@@ -145,7 +139,7 @@ _runners: OrderedDict[bytes, Any] = OrderedDict()  # per worker process, keyed b
 _runners_lock = threading.Lock()
 
 
-def _unpack_runner(key: bytes, blob: bytes) -> Any:
+def unpack_runner(key: bytes, blob: bytes) -> Any:
     with _runners_lock:
         runner = _runners.get(key)
         if runner is None:
@@ -168,18 +162,18 @@ def _run_packed_chunk(key: bytes, runner_blob: bytes, cases_blob: bytes, run_id:
     ``run_id`` only makes each submission distinct: Dask would merge equal
     "pure" tasks, and a judge that calls a model must run every time.
     """
-    from .runtime import install_skynet_module
+    from ._import_hook import install_skynet_module
 
     install_skynet_module()
-    runner = _unpack_runner(key, runner_blob)
+    runner = unpack_runner(key, runner_blob)
     results, seconds = _run_chunk(runner, pickle.loads(cases_blob))
-    return _dumps((results, seconds))
+    return dumps((results, seconds))
 
 
 # --- what runs here --------------------------------------------------------------
 
 
-def _dumps(value: Any) -> bytes:
+def dumps(value: Any) -> bytes:
     try:
         import cloudpickle
     except ImportError:  # plain pickle: functions must be importable on the workers
@@ -189,9 +183,9 @@ def _dumps(value: Any) -> bytes:
 
 def _pack_runner(runner: Any) -> bytes:
     try:
-        return _dumps_with_sources(runner)
+        return dumps_with_sources(runner)
     except Exception as exc:
-        part = _unpicklable_part(runner)
+        part = unpicklable_part(runner)
         raise ExecutorError(
             f"The {part} cannot be sent to the executor's workers "
             f"({type(exc).__name__}: {exc}). Keep it free of open files, locks and "
@@ -199,7 +193,7 @@ def _pack_runner(runner: Any) -> bytes:
         ) from exc
 
 
-def _dumps_with_sources(value: Any) -> bytes:
+def dumps_with_sources(value: Any) -> bytes:
     """``value`` pickled with its code's file names and source lines.
 
     cloudpickle renames the file of code it sends by value to "<dynamic-code>";
@@ -236,7 +230,7 @@ def _source_keeping_pickler() -> type:
     return SourceKeepingPickler
 
 
-def _unpicklable_part(runner: Any) -> str:
+def unpicklable_part(runner: Any) -> str:
     for name, label in (
         ("metric", "metric"),
         ("run", "run function"),
@@ -244,7 +238,7 @@ def _unpicklable_part(runner: Any) -> str:
         ("models", "model settings"),
     ):
         try:
-            _dumps(getattr(runner, name, None))
+            dumps(getattr(runner, name, None))
         except Exception:
             return label
     return "case runner"
@@ -267,7 +261,7 @@ class _Dispatch:
         if self.in_process:
             return self.executor.submit(_run_chunk, self.runner, chunk)
         try:
-            cases_blob = _dumps(chunk)
+            cases_blob = dumps(chunk)
         except Exception as exc:
             raise ExecutorError(
                 f"Cases {chunk[0].index}..{chunk[-1].index} cannot be sent to the executor's "
@@ -310,7 +304,6 @@ def _failure(
     return ExecutorError(
         f"The executor could not run {where} ({kind}: {text}). {hint} "
         f"{len(finished)} case(s) had finished.",
-        finished=finished,
         cases=[case.index for case in chunk],
     )
 
