@@ -5,10 +5,15 @@ from __future__ import annotations
 import importlib
 import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
 
 # litellm (imported by dspy too) otherwise fetches its price map over the network at
 # import, retrying for half a minute on a machine without one; the package does the
@@ -52,6 +57,20 @@ def tickets() -> list[dict]:
 @pytest.fixture
 def examples_dir() -> Path:
     return EXAMPLES
+
+
+@pytest.fixture
+def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[InteractiveShell]:
+    """The in-process IPython shell, the extension freshly loaded, cwd a temp folder.
+
+    A module adds its own names or metric by overriding ``shell`` with a fixture
+    that takes this one.  Imported here: IPython and the package load only for
+    the tests that ask for a shell, after the environment above is set.
+    """
+    from .shell_support import loaded_shell
+
+    with loaded_shell(tmp_path, monkeypatch) as loaded:
+        yield loaded
 
 
 @pytest.fixture

@@ -4,16 +4,16 @@ each probe must flag (or must not), stand-in judges, and a fresh IPython shell."
 from __future__ import annotations
 
 import contextlib
-import sys
 import textwrap
 from collections.abc import Iterator
 from typing import Any
 
-import ipywidgets
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
+
+from .shell_support import loaded_shell
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
@@ -113,21 +113,10 @@ def judge(answer: Any, **prices: float) -> sj.ModelSettings:
 
 @contextlib.contextmanager
 def quality_shell(tmp_path: Any, monkeypatch: Any) -> Iterator[InteractiveShell]:
-    """The in-process shell: empty namespace, the extension freshly loaded, a temp cwd."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    shell.user_ns.update(tickets=[dict(row) for row in TICKETS], classify=Classify(), prompt="")
-    try:
+    """The shared shell (shell_support.loaded_shell), with the tickets and a program."""
+    with loaded_shell(tmp_path, monkeypatch) as shell:
+        shell.user_ns.update(tickets=[dict(row) for row in TICKETS], classify=Classify(), prompt="")
         yield shell
-    finally:
-        shell.extension_manager.unload_extension("skynet_jupyter")
-        sj.unload_ipython_extension(shell)
-        ipywidgets.Widget.close_all()
 
 
 def cell(shell: InteractiveShell, source: str) -> tuple[Any, Any]:

@@ -7,11 +7,9 @@ variable, an expression or a file.
 
 from __future__ import annotations
 
-import sys
 import textwrap
 from pathlib import Path
 
-import ipywidgets
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
@@ -25,23 +23,14 @@ def score(input, output, expected=None):
 
 
 @pytest.fixture
-def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    # The shell puts its user module in sys.modules["__main__"]: process pools started
-    # later in the run (Dask, spawn) need the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.extension_manager.load_extension("skynet_jupyter")
+def shell(shell: InteractiveShell) -> InteractiveShell:
+    """conftest.py's shell, with the rows, run function and prompt these tests name."""
     shell.user_ns.update(
         rows=[{"q": "1+1"}],
         echo=lambda artifact, input: artifact,
         prompt="from a variable",
     )
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    ipywidgets.Widget.close_all()
+    return shell
 
 
 def run(shell: InteractiveShell, source: str):

@@ -197,17 +197,11 @@ def test_data_errors_are_translated_and_english_by_default(tmp_path):
 
 def test_the_magic_says_it_in_the_notebook_language(tmp_path, monkeypatch):
     from IPython.core.error import UsageError
-    from IPython.core.interactiveshell import InteractiveShell
 
-    import skynet_jupyter as sj
+    from .shell_support import loaded_shell
 
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
     data = write(tmp_path / "cases.csv", "q,label\na,x,extra\n")
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    try:
+    with loaded_shell(tmp_path, monkeypatch) as shell:
         shell.run_cell(f"%%skynet_metric\n{METRIC}").raise_error()
         with pytest.raises(UsageError) as caught:
             shell.run_line_magic(
@@ -215,6 +209,3 @@ def test_the_magic_says_it_in_the_notebook_language(tmp_path, monkeypatch):
                 f"--data {data} --outputs label --output-column label --lang fr --no-raise",
             )
         assert str(caught.value).startswith(f"{data}, ligne 2 : 3 champs")
-    finally:
-        shell.extension_manager.unload_extension("skynet_jupyter")
-        sj.unload_ipython_extension(shell)

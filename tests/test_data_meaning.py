@@ -17,7 +17,6 @@ from pathlib import Path
 import ipywidgets
 import pandas as pd
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
@@ -384,19 +383,7 @@ def test_the_cli_says_which_columns_became_inputs(tmp_path):
 # --- the magics ------------------------------------------------------------------------
 
 
-@pytest.fixture
-def shell(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    sj.unload_ipython_extension(shell)
-    ipywidgets.Widget.close_all()
+# The ``shell`` fixture is conftest.py's: the extension freshly loaded, cwd a temp folder.
 
 
 def run_cell(shell, source: str):

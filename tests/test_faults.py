@@ -591,15 +591,11 @@ def test_ctrl_c_on_an_executor_run_keeps_the_finished_chunks(ctrl_c):
 
 
 def test_the_magics_pass_isolation_and_run_timeout(tmp_path, monkeypatch):
-    from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    try:
+    from .shell_support import loaded_shell
+
+    with loaded_shell(tmp_path, monkeypatch) as shell:
         shell.user_ns.update(data=rows(3), ok=ok, hung=lambda a, i: time.sleep(30))
         with capture_output():
             shell.run_cell("%%skynet_metric\ndef score(input, output, expected=None):\n"
@@ -612,8 +608,6 @@ def test_the_magics_pass_isolation_and_run_timeout(tmp_path, monkeypatch):
         report = shell.user_ns["report"]
         assert [c.failed_step for c in report.cases] == ["run_function"] * 3
         assert report.cases[0].error == "run(artifact, input) took longer than 1 s and was stopped."
-    finally:
-        shell.extension_manager.unload_extension("skynet_jupyter")
 
 
 @pytest.mark.slow

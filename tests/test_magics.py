@@ -18,10 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
-import ipywidgets
 import pytest
 from IPython.core.error import UsageError
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
@@ -105,22 +103,11 @@ class Program:
 
 
 @pytest.fixture
-def shell(tickets, tmp_path, monkeypatch):
-    """The in-process shell: empty namespace, the extension freshly loaded, a temp cwd."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    # The shell puts its user module in sys.modules["__main__"]; process pools
-    # started later in the same run (Dask, spawn) need the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)  # %config values live in the shell's config
-    shell.extension_manager.load_extension("skynet_jupyter")
+def shell(shell, tickets):
+    """conftest.py's shell (empty namespace, the extension freshly loaded, a temp cwd),
+    with the tickets, a program and a prompt in the notebook."""
     shell.user_ns.update(tickets=tickets, classify=Program(), prompt="billing: charge, refund")
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    sj.unload_ipython_extension(shell)  # in case a test loaded it without the manager
-    ipywidgets.Widget.close_all()
+    return shell
 
 
 def magics(shell) -> SkynetMagics:

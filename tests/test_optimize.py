@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import _thread
 import re
-import sys
 
-import ipywidgets
 import pytest
 from IPython.core.error import UsageError
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 from .conftest import require_module
@@ -599,18 +596,13 @@ def test_html_escapes_everything_the_user_wrote():
 
 
 @pytest.fixture
-def shell(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # the run cache's folder lands there, never in the repo
-    # The shell puts its user module in sys.modules["__main__"]: process pools started
-    # later in the run (Dask, spawn) need the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    ip = InteractiveShell.instance()
-    ip.user_ns.clear()
-    ip.extension_manager.load_extension("skynet_jupyter")
-    ip.user_ns.update(
+def shell(shell):
+    """conftest.py's shell (cwd a temp folder: the run cache lands there, never in the
+    repo), with the tickets, the program, the seed prompt and the metric."""
+    shell.user_ns.update(
         tickets=TICKETS, classify=classify, seed_prompt=SEED, reflection=stand_in(), score=score
     )
-    ip.run_cell(
+    shell.run_cell(
         "%%skynet_metric\n"
         "def score(input, output, expected=None):\n"
         "    want = expected['label']\n"
@@ -618,9 +610,7 @@ def shell(tmp_path, monkeypatch):
         "        return 1.0, {'feedback': 'Correct.'}\n"
         "    return 0.0, {'feedback': f'Expected {want!r}, got {output!r}. <{input[\"text\"]}>'}\n"
     )
-    yield ip
-    ip.extension_manager.unload_extension("skynet_jupyter")
-    ipywidgets.Widget.close_all()
+    return shell
 
 
 MAGIC = (

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from IPython.core.error import UsageError
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
@@ -221,20 +219,12 @@ def test_check_refuses_before_anything_runs():
 
 
 @pytest.fixture
-def shell(monkeypatch, tmp_path):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
+def shell(shell):
+    """conftest.py's shell, with the rows, the run function and the metric registered."""
     shell.user_ns.update(rows=ROWS, echo=echo)
     with capture_output():
         shell.run_cell(f"%%skynet_metric\n{METRIC}").raise_error()
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    sj.unload_ipython_extension(shell)
+    return shell
 
 
 def magic_error(shell, line: str, magic: str = "skynet_check") -> str:

@@ -14,14 +14,16 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
-import ipywidgets
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
+
+from .shell_support import loaded_shell
 
 RUN = textwrap.dedent(
     """
@@ -158,21 +160,12 @@ def test_a_corrupt_cache_file_warns_and_runs_fresh(folder: Path) -> None:
 
 
 @pytest.fixture
-def shell(folder: Path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(folder)
-    monkeypatch.setenv("SKYNET_LANG", "en")
+def shell(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[InteractiveShell]:
+    """The shared shell run from ``folder`` (runmod.py and metric.py, importable), with rows."""
     monkeypatch.syspath_prepend(str(folder))
-    # The shell puts its user module in sys.modules["__main__"]: process pools started
-    # later in the run (Dask, spawn) need the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    shell.user_ns.update(rows=ROWS)
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    ipywidgets.Widget.close_all()
+    with loaded_shell(folder, monkeypatch) as shell:
+        shell.user_ns.update(rows=ROWS)
+        yield shell
 
 
 def cell(shell: InteractiveShell, source: str) -> tuple[object, str]:

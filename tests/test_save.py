@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 import textwrap
 
-import ipywidgets
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
@@ -25,19 +22,7 @@ def score(input, output, expected=None):
 """
 
 
-@pytest.fixture
-def shell(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SKYNET_LANG", "en")
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    sj.unload_ipython_extension(shell)
-    ipywidgets.Widget.close_all()
+# The ``shell`` fixture is conftest.py's: the extension freshly loaded, cwd a temp folder.
 
 
 def save(shell, line: str) -> str:

@@ -17,13 +17,14 @@ import uuid
 
 import ipywidgets
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
 from skynet_jupyter import _llm, _secrets, model_settings
 from skynet_jupyter.model_settings import ModelSettings
 from skynet_jupyter.widgets import LiveView
+
+from .shell_support import loaded_shell
 
 
 def fresh(name: str) -> str:
@@ -86,15 +87,9 @@ def test_redact_knows_every_configured_secret_even_alone(no_models, monkeypatch)
     )
 
 
-def test_config_listing_in_a_real_shell_hides_every_secret(no_models, monkeypatch):
+def test_config_listing_in_a_real_shell_hides_every_secret(no_models, tmp_path, monkeypatch):
     key, password, header = fresh("KEY"), fresh("PASS"), fresh("HDR")
-    # The shell puts its user module in sys.modules["__main__"]: give the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    try:
+    with loaded_shell(tmp_path, monkeypatch) as shell:
         shell.user_ns["judge"] = judge(key, password, header)
         shell.run_line_magic("config", "SkynetMagics.metric_model = judge")
         with capture_output() as captured:
@@ -108,8 +103,6 @@ def test_config_listing_in_a_real_shell_hides_every_secret(no_models, monkeypatc
         assert "alice:[redacted]@" in shown
         for secret in (key, password, header):
             assert secret not in shown
-    finally:
-        shell.extension_manager.unload_extension("skynet_jupyter")
 
 
 def _widget_text(view: LiveView) -> str:

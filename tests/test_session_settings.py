@@ -7,10 +7,9 @@ model outlived the extension (and the test that set it).
 
 from __future__ import annotations
 
-import sys
 import textwrap
+from collections.abc import Iterator
 
-import ipywidgets
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
@@ -18,23 +17,17 @@ from IPython.utils.capture import capture_output
 from skynet_jupyter import model_settings
 from skynet_jupyter.model_settings import ModelNotConfigured, ModelSettings, current_settings
 
+from .shell_support import loaded_shell
+
 
 @pytest.fixture
-def shell(tmp_path, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.chdir(tmp_path)
+def shell(tmp_path, monkeypatch: pytest.MonkeyPatch) -> Iterator[InteractiveShell]:
+    """The shared shell, with no model configured anywhere before the extension loads."""
     for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
         monkeypatch.delenv(variable, raising=False)
     monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
-    # The shell puts its user module in sys.modules["__main__"]: process pools started
-    # later in the run (Dask, spawn) need the real one back.
-    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
-    shell = InteractiveShell.instance()
-    shell.reset(new_session=False)
-    shell.config.pop("SkynetMagics", None)
-    shell.extension_manager.load_extension("skynet_jupyter")
-    yield shell
-    shell.extension_manager.unload_extension("skynet_jupyter")
-    ipywidgets.Widget.close_all()
+    with loaded_shell(tmp_path, monkeypatch) as shell:
+        yield shell
 
 
 def run(shell: InteractiveShell, source: str):
