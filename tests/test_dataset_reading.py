@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import tempfile
 from pathlib import Path
 from types import MappingProxyType
 
@@ -164,6 +165,49 @@ def test_missing_files_directories_and_pipes_are_named(tmp_path):
     assert refusal(pipe) == (
         f"{pipe} is not a regular file (a pipe or a device?): give a data file."
     )
+
+
+def _refusal_without_read_permission(path: Path) -> str:
+    """``refusal(path)`` by a user who may not read ``path`` (root reads any file).
+
+    As root, a forked child drops to the ``nobody`` uid to read it and sends back the
+    sentence; it always ends with ``os._exit``, so the test run itself never forks on.
+    """
+    if os.geteuid() != 0:
+        return refusal(path)
+    # Root reads it: the file is good data, only its permission stops anyone else.
+    assert [case.input for case in load_cases(path)] == [{"q": "1", "a": "2"}]
+    read_end, write_end = os.pipe()
+    child = os.fork()
+    if child == 0:
+        try:
+            os.close(read_end)
+            os.setgid(65534)
+            os.setuid(65534)
+            try:
+                load_cases(path)
+                said = "read without an error"
+            except DataError as error:
+                said = str(error)
+            os.write(write_end, said.encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        said = pipe.read().decode()
+    os.waitpid(child, 0)
+    return said
+
+
+def test_a_file_we_may_not_read_names_the_file_and_the_reason():
+    # Not tmp_path: its parents are private to the user running the tests.
+    with tempfile.TemporaryDirectory() as folder:
+        os.chmod(folder, 0o755)
+        path = write(Path(folder) / "secret.csv", "q,a\n1,2\n")
+        path.chmod(0)
+        assert _refusal_without_read_permission(path) == (
+            f"Cannot read the data file {path}: Permission denied."
+        )
 
 
 @pytest.mark.parametrize("name, suffix", [("cases.txt", ".txt"), ("cases", "(none)")])

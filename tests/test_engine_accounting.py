@@ -469,3 +469,108 @@ def test_evaluate_runs_eight_cases_at_a_time_by_default():
     report = sj.evaluate(crowded, rows, outputs="label", output_column="out")
     assert report.passed and len(report.cases) == 16
     assert most[0] == 8
+
+
+# --- what the report keeps from the run (mutation testing, issue 18) ---------------------
+
+
+def test_a_metric_that_does_not_load_is_told_in_the_options_language():
+    report = sj.check("def nope(:\n", ROWS, outputs="label", output_column="out", lang="fr")
+    assert [(s.id, s.status) for s in report.steps][:2] == [
+        ("metric_loads", "failed"),
+        ("metric_signature", "skipped"),
+    ]
+    assert report.step("metric_loads").message == (
+        "La métrique contient une erreur de syntaxe à la ligne 1 : invalid syntax."
+    )
+    assert report.step("metric_signature").message == (
+        "Étape non atteinte : une étape précédente a échoué."
+    )
+
+
+def test_events_come_from_worker_processes_too():
+    events = []
+    report = sj.check(
+        exact,
+        ROWS,
+        outputs="label",
+        output_column="out",
+        cases=2,
+        isolation="process",
+        on_event=events.append,
+    )
+    finished = [e for e in events if isinstance(e, CaseFinished)]
+    assert sorted(e.result.index for e in finished) == [0, 1]
+    assert [e.done for e in finished] == [1, 2] and all(e.total == 2 for e in finished)
+    assert sorted(e.index for e in events if isinstance(e, CaseStarted)) == [0, 1]
+    assert events[-1] == Finished(report) and report.passed
+
+
+def test_the_report_keeps_the_metrics_reward_spec():
+    spec = (
+        "from skynet import reward\n"
+        "REWARD_SPEC = {'weights': {'accuracy': 1, 'speed': 0, 'cost': 0},\n"
+        "               'speed': {'reference': 1}, 'cost': {'reference': 1}}\n"
+        "def score(input, output, expected=None):\n"
+        "    return reward(REWARD_SPEC, 1.0, 'Correct.')\n"
+    )
+    report = sj.check(spec, ROWS, outputs="label", output_column="out", cases=1)
+    assert report.reward_spec is not None
+    assert report.reward_spec.to_dict()["weights"] == {"accuracy": 1.0, "speed": 0.0, "cost": 0.0}
+
+
+def test_the_advice_says_when_a_csv_column_looks_like_json(tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text('q,label\n"{""a"": 1}",x\n"{""a"": 2}",y\n', encoding="utf-8")
+    report = sj.check(
+        lambda i, o, e=None: (1.0, {"feedback": "Fine."}),
+        str(path),
+        outputs="label",
+        output_column="label",
+    )
+    advice = report.step("feedback_advice").message
+    assert advice.startswith(
+        "The column(s) 'q' of the CSV/TSV file hold text that looks like JSON (such as "
+        "'{\"a\": 1}')"
+    )
+
+
+def test_the_note_on_a_listeners_exception_is_in_the_reports_language():
+    class Stop(Exception):
+        pass
+
+    def listener(event):
+        if isinstance(event, CaseFinished):
+            raise Stop("enough")
+
+    with pytest.raises(Stop) as raised:
+        sj.check(exact, ROWS, outputs="label", output_column="out", lang="fr", on_event=listener)
+    done = len(raised.value.skynet_report.cases)
+    assert raised.value.__notes__ == [t("engine.listener_failed", "fr", done=done, total=3)]
+    assert raised.value.__notes__ != [t("engine.listener_failed", "en", done=done, total=3)]
+
+
+def judged(input, output, expected=None):
+    from skynet_jupyter.skynet_helpers import llm
+
+    verdict = llm("PASS or FAIL?", input=str(output))
+    return (1.0 if verdict.startswith("PASS") else 0.0), {"feedback": verdict, "seen": output}
+
+
+def test_a_judged_case_with_given_outputs_passes_with_its_feedback():
+    from skynet_jupyter.model_settings import ModelSettings
+
+    models = ModelSettings(metric_model=sj.StandInModel("PASS"))
+    report = sj.check(judged, ROWS, outputs="label", output_column="out", cases=2, models=models)
+    assert [(c.error, c.score, c.feedback) for c in report.cases] == [(None, 1.0, "PASS")] * 2
+    assert [(c.run_ms, c.cost_usd, c.model_calls) for c in report.cases] == [(None, None, 1)] * 2
+
+
+def test_a_measured_run_keeps_the_metrics_whole_answer():
+    def answers(input, output, expected=None):
+        return 1.0, {"feedback": "Fine.", "seen": output}
+
+    report = sj.check(answers, ROWS, outputs="label", run=lambda a, i: "x", cases=1)
+    (case,) = report.cases
+    assert case.error is None and case.run_ms is not None
+    assert case.info == {"feedback": "Fine.", "seen": "x"}

@@ -386,3 +386,20 @@ def test_a_metric_past_its_time_limit_is_stopped_with_its_sentence():
     assert result.failed_step == "metric_time_limit"
     assert result.error == t("case.metric_timeout", "en", seconds="1")
     assert result.output == "x"
+
+
+def test_a_dict_like_expected_reaches_the_metric_as_a_deep_copy():
+    from collections import OrderedDict
+
+    expected = OrderedDict(label=["billing"])  # a dict, but not exactly a dict
+    case = Case(0, {"q": 1}, expected, "billing")
+
+    def mutating(input, output, expected=None):
+        seen = list(expected["label"])
+        expected["label"].append("changed by the metric")
+        return float(output in seen), {"feedback": f"expected {seen}"}
+
+    result = run_case(mutating, case)
+    assert (result.error, result.score, result.feedback) == (None, 1.0, "expected ['billing']")
+    assert case.expected == OrderedDict(label=["billing"])
+    assert run_case(mutating, case).feedback == "expected ['billing']"  # the same again

@@ -301,3 +301,116 @@ def test_bad_cases_is_one_rule_in_check_the_magic_and_the_cli(shell, capsys, tmp
 def test_the_cli_keeps_its_own_load_timeout_range(capsys, tmp_path):
     said = cli_error(capsys, tmp_path, "--output-column", "label", "--load-timeout", "601")
     assert said == "--load-timeout must be between 1 and 600 seconds, got 601."
+
+
+# --- each error names its option and value, in the options' language, and survives pickling
+
+
+FRENCH_POOL = ThreadPoolExecutor(1)
+
+
+@pytest.mark.parametrize(
+    ("given", "option", "value", "french"),
+    [
+        (
+            {**COLUMN, "concurrency": 0},
+            "concurrency",
+            0,
+            "concurrency doit être un nombre entier de 1 ou plus, reçu 0.",
+        ),
+        (
+            {**COLUMN, "isolation": "fork"},
+            "isolation",
+            "fork",
+            'isolation doit valoir "thread" ou "process", reçu \'fork\'.',
+        ),
+        (
+            {**COLUMN, "isolation": "process", "executor": FRENCH_POOL},
+            "executor",
+            FRENCH_POOL,
+            None,
+        ),
+        ({"run": echo, "output_column": "label"}, "run", None, None),
+        ({"outputs": "label"}, "run", None, None),
+        ({**COLUMN, "cases": 0}, "cases", 0, "cases doit valoir 1 ou plus, reçu 0."),
+        ({**COLUMN, "sample": "middle"}, "sample", "middle", None),
+        ({**COLUMN, "timeout": 0}, "timeout", 0, None),
+        ({**COLUMN, "run_timeout": 0.5}, "run_timeout", 0.5, None),
+    ],
+)
+@pytest.mark.parametrize("made", ["typed", "given"])
+def test_each_error_names_its_option_and_value_in_the_options_language(
+    given, option, value, french, made, monkeypatch
+):
+    monkeypatch.setenv("SKYNET_LANG", "en")  # the language not asked for
+    make = RunOptions if made == "typed" else RunOptions.given
+    with pytest.raises(OptionError) as caught:
+        make(lang="fr", **given)
+    error = caught.value
+    assert error.option == option
+    assert error.given is value or error.given == value
+    assert str(error) == error.message("fr") != error.message("en")
+    if french is not None:
+        assert str(error) == french
+    # Across a process boundary: the same rule, option, plain value and fields.
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error) and back.option == option and back.fields == error.fields
+    assert back.given == (None if option == "executor" else value)
+    assert back.message("fr") == str(error)
+    assert str(back) == error.message("en")
+
+
+def test_the_magics_and_the_cli_say_a_rule_in_the_language_asked():
+    with pytest.raises(OutputsError) as both:
+        RunOptions(run=echo, output_column="label", lang="fr")
+    assert both.value.for_magic("fr") == "Donnez --run ou --output-column, pas les deux."
+    assert both.value.for_magic("en") == "Give --run or --output-column, not both."
+    assert both.value.for_cli("fr") == "Donnez --run ou --output-column, pas les deux."
+    with pytest.raises(OptionError) as cases:
+        RunOptions(output_column="label", cases=0)
+    assert cases.value.for_cli("fr") == "--cases doit valoir 1 ou plus, reçu 0."
+    assert cases.value.for_cli("en") == "--cases must be 1 or more, got 0."
+
+
+@pytest.mark.parametrize(
+    ("given", "english", "french"),
+    [
+        (
+            {"timeout": 0},
+            "--timeout must be between 1 and 600 seconds, got 0.",
+            "--timeout doit être entre 1 et 600 secondes, reçu 0.",
+        ),
+        (
+            {"timeout": True},
+            "--timeout must be between 1 and 600 seconds, got True.",
+            "--timeout doit être entre 1 et 600 secondes, reçu True.",
+        ),
+        (
+            {"run_timeout": 0.5},
+            "--run-timeout must be between 1 and 86400 seconds, got 0.5.",
+            "--run-timeout doit être entre 1 et 86400 secondes, reçu 0.5.",
+        ),
+        (
+            {"run_timeout": 90000},
+            "--run-timeout must be between 1 and 86400 seconds, got 90000.",
+            "--run-timeout doit être entre 1 et 86400 secondes, reçu 90000.",
+        ),
+    ],
+)
+def test_the_cli_names_its_time_limit_option_and_range_as_typed(given, english, french):
+    with pytest.raises(OptionError) as caught:
+        RunOptions(output_column="label", lang="en", **given)
+    assert caught.value.for_cli("en") == english
+    assert caught.value.for_cli("fr") == french
+
+
+def test_limits_checked_keeps_both_limits_and_speaks_the_language_asked():
+    from skynet_jupyter.options import checked_limits
+
+    assert Limits.checked(5, 30) == Limits(metric=5.0, run=30.0)
+    assert checked_limits(5, 30) == Limits(metric=5.0, run=30.0)
+    with pytest.raises(OptionError) as caught:
+        Limits.checked(0, lang="fr")
+    assert str(caught.value) == (
+        "timeout doit être compris entre 1 et 600 secondes (le délai de la métrique), reçu 0."
+    )

@@ -381,3 +381,58 @@ def test_fresh_on_disk_writes_there_and_clear_forgets_the_disk_too(tmp_path):
     assert empty_memory.clear() == 3  # counted on disk
     assert len(RunCache(path=path)) == 0
     assert not any(c.cached for c in evaluate(run, RunCache(path=path)).cases)
+
+
+# --- the globals and the closure a key reads (mutation testing, issue 18) ----------------
+
+CODEC = types.ModuleType("codec_a")
+KIND = dict
+word_late = "A"
+
+
+def run_reading_builtins_then_globals(artifact, input):
+    # len and str are builtins (not in the module's globals): a global sorted after them counts.
+    return f"{len(str(input))}{CODEC.__name__}{KIND.__name__}{word_late}"
+
+
+def test_each_global_after_a_builtin_counts_modules_and_classes_by_name(monkeypatch):
+    run = run_reading_builtins_then_globals
+    base = RunCache.key(run, "art", {"q": 1})
+    assert base == RunCache.key(run, "art", {"q": 1})
+    monkeypatch.setitem(globals(), "word_late", "B")
+    assert RunCache.key(run, "art", {"q": 1}) != base
+    monkeypatch.setitem(globals(), "word_late", "A")
+    assert RunCache.key(run, "art", {"q": 1}) == base
+    monkeypatch.setitem(globals(), "CODEC", types.ModuleType("codec_b"))  # another module
+    assert RunCache.key(run, "art", {"q": 1}) != base
+    monkeypatch.setitem(globals(), "CODEC", types.ModuleType("codec_a"))  # same name: same
+    assert RunCache.key(run, "art", {"q": 1}) == base
+    monkeypatch.setitem(globals(), "KIND", list)  # another class
+    assert RunCache.key(run, "art", {"q": 1}) != base
+
+
+def closing_over(value):
+    def run(artifact, input):
+        return f"{value}:{input['q']}"
+
+    return run
+
+
+def test_a_closure_over_a_container_counts_by_identity_not_contents():
+    one, two = ["a"], ["a"]
+    assert RunCache.key(closing_over(one), "art", {"q": 1}) != RunCache.key(
+        closing_over(two), "art", {"q": 1}
+    )
+    held = (["a"],)  # a tuple holding a list is not a value either
+    run = closing_over(held)
+    before = RunCache.key(run, "art", {"q": 1})
+    assert {before: "kept"}[before] == "kept"  # a key must be usable in a dict
+    held[0].append("recorded call")
+    assert RunCache.key(run, "art", {"q": 1}) == before
+    assert RunCache.key(closing_over((["a"],)), "art", {"q": 1}) != RunCache.key(
+        closing_over((["a"],)), "art", {"q": 1}
+    )
+    # Plain values count by value: two closures over equal strings or tuples are one run.
+    assert RunCache.key(closing_over(("a", 1)), "art", {"q": 1}) == RunCache.key(
+        closing_over(("a", 1)), "art", {"q": 1}
+    )
