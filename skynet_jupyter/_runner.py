@@ -191,6 +191,7 @@ class CaseRunner:
                 )
             stage = _RESULT
             scores = info.get("scores")
+            named = {name: float(v) for name, v in scores.items()} if scores else {}
             judge = ctx.judge_usage
             if seen is None and judge is None:  # nothing measured: the common, lean record
                 return scored_result(
@@ -200,7 +201,7 @@ class CaseRunner:
                     output,
                     score,
                     info["feedback"],
-                    {name: float(v) for name, v in scores.items()} if scores else {},
+                    named,
                     info,
                     metric_ms,
                 )
@@ -212,7 +213,7 @@ class CaseRunner:
                 output,
                 score,
                 info["feedback"],
-                {name: float(v) for name, v in scores.items()} if scores else {},
+                named,
                 info,
                 None,
                 None,
