@@ -49,12 +49,12 @@ from workload import exact_match as score
 from workload import make_rows
 
 import skynet_jupyter as sj
-from skynet_jupyter._runner import CaseRunner, Deadline
-from skynet_jupyter._workers import supervise
-from skynet_jupyter.case_context import CaseContext
-from skynet_jupyter.contract import validate_return
-from skynet_jupyter.dataset import load_cases
-from skynet_jupyter.report import scored_result
+from skynet_jupyter.core.contract import validate_return
+from skynet_jupyter.core.dataset import load_cases
+from skynet_jupyter.core.report import scored_result
+from skynet_jupyter.models.case_context import CaseContext
+from skynet_jupyter.run.one_case import CaseRunner, Deadline
+from skynet_jupyter.run.workers import supervise
 
 
 def check_pair(value) -> float:

@@ -100,10 +100,10 @@ def timed(function, rows) -> tuple[float, float]:
 
 def breakdown(rows: list[dict], rounds: int) -> None:
     """Where evaluate's time goes (fastest round of each phase)."""
-    from skynet_jupyter import engine
-    from skynet_jupyter._workers import supervise
-    from skynet_jupyter.advice import advise
-    from skynet_jupyter.dataset import load_cases
+    from skynet_jupyter.core.advice import advise
+    from skynet_jupyter.core.dataset import load_cases
+    from skynet_jupyter.run import engine
+    from skynet_jupyter.run.workers import supervise
 
     metric = sj.load_metric(score)
     runner = engine.CaseRunner(metric)

@@ -92,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import skynet_jupyter as sj
-    from skynet_jupyter import ModelSettings, _llm
-    from skynet_jupyter.skynet_helpers import llm
+    from skynet_jupyter import ModelSettings
+    from skynet_jupyter.helper.skynet import llm
+    from skynet_jupyter.models import llm as _llm
 
     _llm.warm_up("openai/gpt-4o-mini")
     rows = [{"text": f"ticket {i}", "label": "billing"} for i in range(args.cases)]

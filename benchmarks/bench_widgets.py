@@ -31,7 +31,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
-from skynet_jupyter.widgets import LiveView
+from skynet_jupyter.notebook.widgets import LiveView
 
 SPEC = {
     "weights": {"accuracy": 0.7, "speed": 0.2, "cost": 0.1},

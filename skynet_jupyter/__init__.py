@@ -6,66 +6,113 @@
 In a notebook: ``%load_ext skynet_jupyter``, then ``%%skynet_metric`` and
 ``%skynet_check``.
 
-Modules (README's "Layout" says the same, at more length)::
+This module is the public API and nothing else.  The code lives in one
+subpackage per layer, each importing only the layers below it (README's
+"Layout" has the map; ``tests/test_layers.py`` holds the code to it)::
 
-    the core, no IPython   contract.py metric.py dataset.py reward.py report.py advice.py
-                           render.py _shows.py tracebacks.py
-    running cases          engine.py options.py _runner.py _workers.py _isolation.py
-                           executors.py run_store.py
-    import skynet          skynet_helpers.py case_context.py _import_hook.py importable/
-                           pytest_plugin.py
-    models                 model_settings.py _llm.py _rate_limit.py _secrets.py stand_in.py
-    notebook magics        magics.py names.py _magic_options.py _cell_display.py _replay.py
-                           _save.py _quality_magic.py _optimize_magic.py widgets/
-    terminal               cli.py progress_line.py terminal_text.py
-    languages              i18n.py locales/
-    optimizers             dspy_adapter.py optimize.py gepa_adapter.py optimize_report.py
-                           optimize_render.py
-    metric quality         quality/
-    tutorial data          examples/
+    notebook/  cli/          entry points: the magics and their widgets; skynet-check
+    quality/   optimizers/   measurements built on the engine
+    show/                    reports as text and HTML
+    run/                     the engine: cases, workers, isolation, executors, cache
+    helper/                  the `skynet` module metric code imports
+    models/                  llm() and its settings, rate limiter, stand-in
+    core/                    contract, metric, data, reward, options, reports: pure
+    i18n/                    messages in English, French and Portuguese
+
+A public name is imported from its module the first time it is used, so
+``import skynet_jupyter`` stays cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from . import _import_hook
-from ._llm import ModelCallError, ModelReply
-from .case_context import Observation
-from .contract import ContractError, validate_return
-from .dataset import Case, DataError, load_cases, load_example
-from .engine import (
-    CaseFinished,
-    CaseStarted,
-    Finished,
-    Limits,
-    RunCache,
-    check,
-    evaluate,
-    run_case,
-)
-from .executors import ExecutorError
-from .gepa_adapter import to_gepa_adapter
-from .metric import Metric, load_metric
-from .model_settings import ModelNotConfigured, ModelSettings, configure
-from .optimize import OptimizeReport, optimize
-from .quality import (
-    AgreementReport,
-    CompareReport,
-    ProbeReport,
-    StabilityReport,
-    agreement,
-    compare,
-    probe,
-    stability,
-)
-from .report import CaseResult, CheckReport, EvalReport, Step
-from .reward import RewardSpec
-from .stand_in import StandInModel
+from .core.skynet_import import install_finder
+
+if TYPE_CHECKING:
+    from .core.contract import ContractError, validate_return
+    from .core.dataset import Case, DataError, load_cases, load_example
+    from .core.metric import Metric, load_metric
+    from .core.observation import Observation
+    from .core.options import Limits
+    from .core.report import CaseResult, CheckReport, EvalReport, Step
+    from .core.reward import RewardSpec
+    from .models.llm import ModelCallError, ModelReply
+    from .models.settings import ModelNotConfigured, ModelSettings, configure
+    from .models.stand_in import StandInModel
+    from .notebook.check_failed import CheckFailed
+    from .optimizers.gepa_adapter import to_gepa_adapter
+    from .optimizers.optimize import OptimizeReport, optimize
+    from .quality import (
+        AgreementReport,
+        CompareReport,
+        ProbeReport,
+        StabilityReport,
+        agreement,
+        compare,
+        probe,
+        stability,
+    )
+    from .run.engine import (
+        CaseFinished,
+        CaseStarted,
+        Finished,
+        RunCache,
+        check,
+        evaluate,
+        run_case,
+    )
+    from .run.executors import ExecutorError
 
 __version__ = "0.1.0"
 
-_import_hook.install_finder()  # `import skynet` works in tests and scripts too
+install_finder()  # `import skynet` works in tests and scripts too
+
+# Where each public name lives (imported on first use: see __getattr__).
+_LAZY = {
+    "AgreementReport": "quality",
+    "Case": "core.dataset",
+    "CaseFinished": "run.engine",
+    "CaseResult": "core.report",
+    "CaseStarted": "run.engine",
+    "CheckFailed": "notebook.check_failed",
+    "CheckReport": "core.report",
+    "CompareReport": "quality",
+    "ContractError": "core.contract",
+    "DataError": "core.dataset",
+    "EvalReport": "core.report",
+    "ExecutorError": "run.executors",
+    "Finished": "run.engine",
+    "Limits": "core.options",
+    "Metric": "core.metric",
+    "ModelCallError": "models.llm",
+    "ModelNotConfigured": "models.settings",
+    "ModelReply": "models.llm",
+    "ModelSettings": "models.settings",
+    "Observation": "core.observation",
+    "OptimizeReport": "optimizers.optimize",
+    "ProbeReport": "quality",
+    "RewardSpec": "core.reward",
+    "RunCache": "run.engine",
+    "StabilityReport": "quality",
+    "StandInModel": "models.stand_in",
+    "Step": "core.report",
+    "agreement": "quality",
+    "check": "run.engine",
+    "compare": "quality",
+    "configure": "models.settings",
+    "evaluate": "run.engine",
+    "load_cases": "core.dataset",
+    "load_example": "core.dataset",
+    "load_metric": "core.metric",
+    "optimize": "optimizers.optimize",
+    "probe": "quality",
+    "run_case": "run.engine",
+    "stability": "quality",
+    "to_gepa_adapter": "optimizers.gepa_adapter",
+    "validate_return": "core.contract",
+}
 
 __all__ = [
     "AgreementReport",
@@ -118,36 +165,40 @@ __all__ = [
 
 def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
     """A DSPy metric (for ``dspy.Evaluate`` and ``dspy.GEPA``) from a Skynet metric."""
-    from .dspy_adapter import to_dspy_metric as adapt
+    from .optimizers.dspy_adapter import to_dspy_metric as adapt
 
     return adapt(metric, lang=lang)
 
 
 def from_dspy_program(program: Any, *, lm: Any = None) -> Any:
     """A ``run(artifact, input)`` that calls a DSPy program on a case's inputs."""
-    from .dspy_adapter import from_dspy_program as adapt
+    from .optimizers.dspy_adapter import from_dspy_program as adapt
 
     return adapt(program, lm=lm)
 
 
 def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext skynet_jupyter``: register the magics and the ``skynet`` module."""
-    from .magics import load
+    from .notebook.magics import load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """``%unload_ext skynet_jupyter``: undo everything ``%load_ext`` did."""
-    from .magics import unload
+    from .notebook.magics import unload
 
     unload(ipython)
 
 
 def __getattr__(name: str) -> Any:
-    # CheckFailed lives with the magics, which import IPython: only when asked for.
-    if name == "CheckFailed":
-        from .magics import CheckFailed
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'skynet_jupyter' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
 
-        return CheckFailed
-    raise AttributeError(f"module 'skynet_jupyter' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

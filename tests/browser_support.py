@@ -211,3 +211,86 @@ def wait_kernel_idle(page: Any, timeout_ms: float = 90_000) -> None:
 
 def run_all_cells(page: Any) -> None:
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def set_theme(page: Any, theme: str) -> None:
+    """Switch JupyterLab's theme ("JupyterLab Dark", "JupyterLab Light") and wait for it."""
+    page.evaluate(
+        f"window.jupyterapp.commands.execute('apputils:change-theme', {{theme: {theme!r}}})"
+    )
+    page.wait_for_function(f"() => document.body.dataset.jpThemeName === {theme!r}", timeout=30_000)
+    page.wait_for_timeout(500)  # the theme's stylesheet applies
+
+
+@contextmanager
+def dark_theme(page: Any) -> Iterator[Any]:
+    """JupyterLab Dark while inside (a lab-wide setting: set back to Light on the way out)."""
+    set_theme(page, "JupyterLab Dark")
+    try:
+        background = page.evaluate(
+            "getComputedStyle(document.querySelector('.jp-Notebook')).backgroundColor"
+        )
+        assert background != "rgb(255, 255, 255)", "the dark theme does not apply"
+        yield page
+    finally:
+        set_theme(page, "JupyterLab Light")
+
+
+# WCAG 2 contrast of a text's colour (blended over its background) with that background.
+CONTRAST_JS = """
+(el) => {
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 1;
+  const ctx = canvas.getContext('2d', {willReadFrequently: true});
+  const rgba = (css) => {  // any CSS colour (rgb(), color(srgb ...), color-mix results)
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = '#000'; ctx.fillStyle = css; ctx.fillRect(0, 0, 1, 1);
+    const d = ctx.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  let node = el, bg = null;
+  while (node && node.nodeType === 1) {
+    const c = rgba(getComputedStyle(node).backgroundColor);
+    if (c[3] >= 0.99 && getComputedStyle(node).backgroundColor !== 'rgba(0, 0, 0, 0)') {
+      bg = c; break;
+    }
+    node = node.parentElement;
+  }
+  bg = bg || [255, 255, 255, 1];
+  const fg = rgba(getComputedStyle(el).color);
+  const mixed = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+  const lum = (c) => {
+    const v = c.map(x => {
+      x /= 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  };
+  const [a, b] = [lum(mixed), lum(bg.slice(0, 3))].sort((x, y) => y - x);
+  return {ratio: (a + 0.05) / (b + 0.05), color: getComputedStyle(el).color,
+          background: `rgb(${bg.slice(0, 3).join(',')})`, text: el.innerText.slice(0, 60)};
+}
+"""
+
+
+def text_contrast(locator: Any) -> dict[str, Any]:
+    """The WCAG contrast of the element's text with what is behind it, and both colours."""
+    found: dict[str, Any] = locator.evaluate(CONTRAST_JS)
+    return found
+
+
+def low_contrast(measured: dict[str, Any], minimum: float = 4.5) -> dict[str, dict[str, Any]]:
+    """Of ``{name: locator}``, the texts whose contrast is under ``minimum`` (printed with -s)."""
+    results = {name: text_contrast(locator) for name, locator in measured.items()}
+    for name, found in results.items():  # shown with -s: the measurements behind the check
+        print(f"contrast {name}: {found['ratio']:.2f} ({found['color']} on {found['background']})")
+    return {name: found for name, found in results.items() if found["ratio"] < minimum}
+
+
+def low_contrast_in_dark(page: Any, measured: dict[str, Any], view: Any, picture: Path) -> dict:
+    """In JupyterLab Dark: the texts of ``measured`` under a contrast of 4.5 (each one
+    printed), and a screenshot of ``view`` written to ``picture``."""
+    with dark_theme(page):
+        low = low_contrast(measured, 4.5)
+        view.screenshot(path=str(picture))
+    return low

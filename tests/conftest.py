@@ -67,7 +67,7 @@ def shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Interacti
     that takes this one.  Imported here: IPython and the package load only for
     the tests that ask for a shell, after the environment above is set.
     """
-    from .shell_support import loaded_shell
+    from tests.shell_support import loaded_shell
 
     with loaded_shell(tmp_path, monkeypatch) as loaded:
         yield loaded

@@ -30,7 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .browser_support import (
+from tests.browser_support import (
     CHROMIUM,
     CHROMIUM_FLAGS,
     ROOT,
@@ -39,6 +39,7 @@ from .browser_support import (
     lab_env,
     run_all_cells,
     running_lab,
+    set_theme,
     wait_kernel_idle,
     write_notebook,
 )
@@ -120,7 +121,7 @@ BROKEN_CHECK = (
 
 NUMBERS = """\
 import json
-from skynet_jupyter.render import headline
+from skynet_jupyter.show.render import headline
 print("NUMBERS" + json.dumps({
     "title": headline(_report),
     "feedback": [c.feedback for c in _report.cases],
@@ -154,14 +155,6 @@ def open_and_run(page, lab, name: str) -> None:
     page.wait_for_selector(".skynet-view .skv-title.skv-pass", timeout=60_000)
     page.wait_for_selector(".skynet-view .skv-title.skv-fail", timeout=60_000)
     page.wait_for_selector(".skynet-view .skv-track[data-mean]", timeout=30_000)
-
-
-def set_theme(page, theme: str) -> None:
-    page.evaluate(
-        f"window.jupyterapp.commands.execute('apputils:change-theme', {{theme: {theme!r}}})"
-    )
-    page.wait_for_function(f"() => document.body.dataset.jpThemeName === {theme!r}", timeout=30_000)
-    page.wait_for_timeout(500)  # the theme's stylesheet applies
 
 
 def export_html(root: Path, home: Path, notebook: Path, *, widget_state: bool = True) -> Path:

@@ -3,7 +3,7 @@
     python -m tests.make_quality_picture             # writes docs/probe.png
     python -m tests.make_quality_picture --out x.png
 
-The notebook (``CELLS``, shared with tests/test_browser_quality.py) loads the
+The notebook (``CELLS``, shared with tests/notebook/browser/test_quality_views.py) loads the
 ticket example, a chatty classifier that answers in a sentence, and a metric
 that only checks the answer *contains* the label; ``%skynet_probe`` then shows
 what an optimizer could game.  It goes on to the other three views
@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .browser_support import (
+from tests.browser_support import (
     ROOT,
     browser_missing,
     chromium_page,

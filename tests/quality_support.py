@@ -12,8 +12,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
-
-from .shell_support import loaded_shell
+from tests.shell_support import loaded_shell
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 

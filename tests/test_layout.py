@@ -1,27 +1,32 @@
-"""The module maps (README's "Layout", the package docstring) list exactly the files there are.
+"""The maps of the package list exactly the files there are.
 
-A module added, renamed or deleted without its line in both maps fails here, so
-the maps stay a true guide to where each job lives.
+README's "Layout" names the package's own files and its layers (one folder
+each); each layer's ``__init__`` docstring names that layer's modules.  A module
+added, renamed or deleted without its line in its layer's map fails here, so the
+maps stay a true guide to where each job lives.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
-import skynet_jupyter
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "skynet_jupyter"
 NAME = re.compile(r"[A-Za-z_]\w*(?:\.py|/)")
+# Folders that are data or entry points rather than layers of code.
+NOT_LAYERS = ("examples", "importable")
 
 
-def _files() -> set[str]:
-    """Every module of the package (but ``__init__.py``) and every folder, as ``name/``."""
-    modules = {path.name for path in PACKAGE.glob("*.py") if path.name != "__init__.py"}
+def _entries(folder: Path) -> set[str]:
+    """A folder's modules (but ``__init__.py``) and its subfolders, as ``name/``."""
+    modules = {path.name for path in folder.glob("*.py") if path.name != "__init__.py"}
     folders = {
         f"{path.name}/"
-        for path in PACKAGE.iterdir()
+        for path in folder.iterdir()
         if path.is_dir() and not path.name.startswith((".", "__"))
     }
     return modules | folders
@@ -44,23 +49,30 @@ def _readme_map() -> list[str]:
     return _named(block)
 
 
-def _docstring_map() -> list[str]:
-    doc = skynet_jupyter.__doc__ or ""
-    assert "Modules" in doc, "the package docstring has no module map"
-    return _named(doc.split("Modules", 1)[1].splitlines())
+def _layers() -> list[Path]:
+    found = []
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        folder = init.parent
+        if folder != PACKAGE and not set(folder.relative_to(PACKAGE).parts) & set(NOT_LAYERS):
+            found.append(folder)
+    return found
 
 
-def test_the_readme_layout_lists_exactly_the_packages_files() -> None:
+def test_the_readme_layout_lists_exactly_the_packages_own_files_and_layers() -> None:
     named = _readme_map()
     assert len(named) == len(set(named)), "a file is listed twice"
-    files = _files()
-    assert sorted(files - set(named)) == [], "files missing from README's Layout"
-    assert sorted(set(named) - files) == [], "README's Layout names files that do not exist"
+    files = _entries(PACKAGE) | {"__init__.py"}
+    assert sorted(files - set(named)) == [], "missing from README's Layout"
+    assert sorted(set(named) - files) == [], "README's Layout names what does not exist"
 
 
-def test_the_package_docstring_lists_exactly_the_packages_files() -> None:
-    named = _docstring_map()
+@pytest.mark.parametrize("folder", _layers(), ids=lambda path: str(path.relative_to(PACKAGE)))
+def test_each_layer_docstring_lists_exactly_its_modules(folder: Path) -> None:
+    dotted = ".".join(("skynet_jupyter", *folder.relative_to(PACKAGE).parts))
+    doc = importlib.import_module(dotted).__doc__ or ""
+    assert "Modules::" in doc, f"{dotted} has no module map in its docstring"
+    named = _named(doc.split("Modules::", 1)[1].splitlines())
     assert len(named) == len(set(named)), "a file is listed twice"
-    files = _files()
-    assert sorted(files - set(named)) == [], "files missing from the package docstring"
-    assert sorted(set(named) - files) == [], "the package docstring names files that do not exist"
+    files = _entries(folder)
+    assert sorted(files - set(named)) == [], f"missing from {dotted}'s map"
+    assert sorted(set(named) - files) == [], f"{dotted}'s map names files that do not exist"

@@ -9,8 +9,9 @@ import sys
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter import model_settings, skynet_helpers
-from skynet_jupyter.model_settings import ModelSettings
+from skynet_jupyter.helper import skynet as skynet_helpers
+from skynet_jupyter.models import settings as model_settings
+from skynet_jupyter.models.settings import ModelSettings
 
 
 def test_every_exported_name_resolves() -> None:
@@ -31,7 +32,7 @@ def test_importing_the_package_imports_no_ipython() -> None:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True"]  # CheckFailed loads the magics on demand
+    assert done.stdout.split() == ["False", "False"]  # CheckFailed is a plain exception now
 
 
 def test_the_errors_users_catch_are_the_ones_raised(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,8 +41,8 @@ def test_the_errors_users_catch_are_the_ones_raised(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(model_settings._Configured, "settings", ModelSettings())
     with pytest.raises(sj.ModelNotConfigured, match="No task model is configured"):
         skynet_helpers.llm("Say something.")
-    from skynet_jupyter.executors import ExecutorError
-    from skynet_jupyter.magics import CheckFailed
+    from skynet_jupyter.notebook.magics import CheckFailed
+    from skynet_jupyter.run.executors import ExecutorError
 
     assert sj.CheckFailed is CheckFailed and sj.ExecutorError is ExecutorError
     with pytest.raises(AttributeError, match="no attribute 'NotAName'"):

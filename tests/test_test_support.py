@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from .browser_support import require_browser
-from .conftest import require_module
+from tests.browser_support import require_browser
+from tests.conftest import require_module
 
 
 def test_a_missing_package_skips_locally_and_fails_under_ci(monkeypatch):

@@ -10,7 +10,7 @@ In notebooks, checks and pytest this is not needed: importing
 ``skynet_jupyter`` (or pytest's plugin) already provides ``skynet``.
 """
 
-from skynet_jupyter.skynet_helpers import Observation, llm, observation, reward, service_cost
+from skynet_jupyter.helper.skynet import Observation, llm, observation, reward, service_cost
 
 __all__ = ["Observation", "llm", "observation", "reward", "service_cost"]
 __skynet_jupyter__ = True

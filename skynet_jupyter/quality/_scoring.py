@@ -1,13 +1,13 @@
 """Scoring outputs for the quality measurements, on the engine's own machinery.
 
-Every measurement starts with one ordinary evaluation (``evaluate``): it gets
+Every measurement starts with one ordinary evaluation (``execute``): it gets
 the real outputs from ``run(artifact, input)`` (through the run cache) or from
 ``output_column``, with their measured time and cost.  Later passes score
 *known* outputs (synthetic probe outputs, repeats, a second metric) through
-``evaluate`` again, so limits, concurrency, executors and cost accounting are
-the engine's; a run cache that hands each case its known output keeps ``run``
-from ever being called again, and keeps each output's original measurements
-(the reward's speed and cost parts stay those of the real run).
+the engine again (``execute_cases``, on cases that carry their outputs), so
+limits, concurrency, executors and cost accounting are the engine's, ``run``
+is never called again, and each output keeps its original measurements (the
+reward's speed and cost parts stay those of the real run).
 """
 
 from __future__ import annotations
@@ -16,30 +16,20 @@ import time
 from collections.abc import Callable, Sequence
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..contract import RUN_FUNCTION, ContractError
-from ..dataset import Case
-from ..engine import RunCache, evaluate
-from ..i18n import resolve_lang, t
-from ..metric import Metric, load_metric
-from ..report import CaseResult, EvalReport
+from ..core.contract import RUN_FUNCTION, ContractError, step_title
+from ..core.dataset import Case
+from ..core.metric import Metric, load_metric
+from ..core.options import RunOptions
+from ..core.report import CaseResult, EvalReport
+from ..i18n import t
+from ..run.engine import RunCache, execute, execute_cases
 
-# Options that say which cases and outputs to use: they belong to the first pass only.
-DATA_OPTIONS = frozenset(
-    {
-        "outputs",
-        "inputs",
-        "split",
-        "run",
-        "artifact",
-        "output_column",
-        "cases",
-        "sample",
-        "seed",
-        "json_columns",
-    }
-)
+if TYPE_CHECKING:
+    from ._show import QualityReport
+
+R = TypeVar("R", bound="QualityReport")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,20 +71,16 @@ def load(metric: Any, lang: str) -> Metric:
     try:
         return load_metric(metric)
     except ContractError as problem:
-        step = t(f"step.{problem.step}", lang)
+        step = step_title(problem.step, lang)
         raise MetricNotUsable(
             t("quality.metric_unusable", lang, step=step, error=problem.message(lang))
         ) from None
 
 
-def language(options: dict[str, Any]) -> str:
-    return resolve_lang(options.get("lang"))
-
-
 def first_pass(
     metric: Metric,
     data: Any,
-    options: dict[str, Any],
+    options: RunOptions,
     *,
     run_cache: RunCache | None,
     on_event: Listener | None,
@@ -102,7 +88,8 @@ def first_pass(
     """The ordinary evaluation: real outputs (run or output_column) and their scores."""
     if on_event is not None:
         on_event(Phase("outputs", 0))
-    report = evaluate(metric, data, on_event=on_event, run_cache=run_cache, **options)
+    report = execute("eval", metric, data, options, on_event=on_event, run_cache=run_cache)
+    assert isinstance(report, EvalReport)
     if not report.cases and report.failed_steps:
         step = report.failed_steps[0]
         raise MetricNotUsable(
@@ -116,77 +103,55 @@ def has_output(case: CaseResult) -> bool:
     return case.failed_step != RUN_FUNCTION
 
 
-def known_items(report: EvalReport) -> list[Item]:
-    """The real outputs of the first pass, with their measurements."""
-    return [Item(c.index, c.output, c.measured) for c in report.cases if has_output(c)]
+def with_output(report: EvalReport, lang: str) -> list[CaseResult]:
+    """The first pass's cases that have an output; none (unless interrupted): MetricNotUsable."""
+    cases = [case for case in report.cases if has_output(case)]
+    if not cases and not report.interrupted:
+        raise MetricNotUsable(t("quality.no_outputs", lang))
+    return cases
+
+
+def without_output(report: EvalReport) -> tuple[int, ...]:
+    """The first pass's cases whose run gave no output: a measurement skips them."""
+    return tuple(case.index for case in report.cases if not has_output(case))
+
+
+def known_items(report: EvalReport, lang: str) -> list[Item]:
+    """The real outputs of the first pass, with their measurements (see ``with_output``)."""
+    return [Item(c.index, c.output, c.measured) for c in with_output(report, lang)]
 
 
 def score_items(
     metric: Metric,
     base: EvalReport,
     items: Sequence[Item],
-    options: dict[str, Any],
+    options: RunOptions,
     *,
     phase: str,
     on_event: Listener | None,
 ) -> tuple[list[CaseResult | None], bool]:
     """Score ``items`` (outputs of the first pass's cases); (results in order, interrupted).
 
-    A result is None when the pass was interrupted before it.
+    A result is None when the pass was interrupted before it.  After an interrupted
+    first pass nothing is scored.
     """
+    if base.interrupted:
+        return [], True
     if not items:
         return [], False
     by_index = {case.index: case for case in base.cases}
-    first = by_index[items[0].case]
-    input_names = list(first.input)
-    expected_names = list(first.expected) if first.expected is not None else None
-    rows = []
-    for item in items:
+    cases = []
+    for position, item in enumerate(items):  # a case per item: its index is the item's place
         case = by_index[item.case]
-        rows.append({**case.input, **(case.expected or {})})
-    engine_options = {k: v for k, v in options.items() if k not in DATA_OPTIONS}
+        known = deepcopy(item.output)
+        cases.append(Case(position, case.input, case.expected, known, item.measured))
     if on_event is not None:
         on_event(Phase(phase, len(items)))
-    report = evaluate(
-        metric,
-        rows,
-        outputs=expected_names,
-        inputs=input_names,
-        run=_never_run,
-        cases=None,
-        run_cache=_KnownOutputs(items),
-        on_event=on_event,
-        **engine_options,
-    )
+    report = execute_cases("eval", metric, cases, options, on_event=on_event, run_cache=None)
     results: list[CaseResult | None] = [None] * len(items)
     for result in report.cases:
         results[result.index] = result
     return results, report.interrupted
-
-
-class _KnownOutputs(RunCache):
-    """A run cache that already holds every row's output: the engine never calls run."""
-
-    def __init__(self, items: Sequence[Item]) -> None:
-        super().__init__()
-        self.items = items
-
-    def fill(self, runner: Any, cases: Any) -> list[Case]:
-        filled = []
-        for case in cases:
-            item = self.items[case.index]
-            filled.append(
-                Case(case.index, case.input, case.expected, deepcopy(item.output), item.measured)
-            )
-        return filled
-
-    def keep(self, runner: Any, results: Any) -> None:
-        return None  # these outputs are not the run's: never store them
-
-
-def _never_run(artifact: Any, input: Any) -> Any:
-    # Every row comes with its output (see _KnownOutputs); reaching this is a bug.
-    raise RuntimeError("skynet_jupyter: a quality pass re-scores known outputs; run is not called.")
 
 
 def unpriced_judging(results: Sequence[CaseResult | None]) -> int:
@@ -209,3 +174,11 @@ def judge_cost(results: Sequence[CaseResult | None]) -> float | None:
 
 def clock() -> float:
     return time.perf_counter()
+
+
+def finished(report: R, started: float, on_event: Listener | None) -> R:
+    """``report``, timed from ``started`` (a ``clock()``), told to the listener: its last event."""
+    report.elapsed_s = clock() - started
+    if on_event is not None:
+        on_event(QualityFinished(report))
+    return report

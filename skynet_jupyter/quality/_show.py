@@ -1,69 +1,50 @@
 """Shared pieces of the quality reports' text and static HTML.
 
 Every piece of user text (outputs, feedback, labels, names) goes through
-``esc``; callers pass plain strings and get escaped markup back.
+``esc``; callers pass plain strings and get escaped markup back.  Inputs,
+outputs and labels are quoted as the check view quotes them (``value_cell``);
+numbers, money and the stylesheet are ``show``'s, the same as every view's.
+
+A report describes itself once (``QualityReport``: a title, a subtitle, a
+status and the blocks of its body: ``Note``, ``Line``, ``Table``); its text and
+its HTML are both made from that description.
 """
 
 from __future__ import annotations
 
-import math
+from abc import abstractmethod
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
-from .._shows import ShowsItself
-from ..render import cut, esc, show_value
-
-STYLE = """<style>
-.skq{font-family:var(--jp-ui-font-family,system-ui,-apple-system,"Segoe UI",sans-serif);
-font-size:13px;line-height:1.45;color:var(--jp-ui-font-color1,#1f2328)}
-.skq .skq-title{font-size:15px;font-weight:600;margin:2px 0}
-.skq .skq-sub{color:var(--jp-ui-font-color2,#57606a);margin-bottom:6px}
-.skq .skq-good{color:#1a7f37}.skq .skq-bad{color:#cf222e}.skq .skq-warn{color:#9a6700}
-.skq .skq-box{border-left:4px solid #cf222e;background:#ffebe9;color:#1f2328;padding:6px 10px;
-margin:6px 0;border-radius:0 6px 6px 0;white-space:pre-wrap;word-break:break-word}
-.skq .skq-box.skq-note{border-color:#d4a72c;background:#fff8c5}
-.skq .skq-box.skq-ok{border-color:#1a7f37;background:#dafbe1}
-.skq .skq-box b{font-weight:600}
-.skq table{border-collapse:collapse;margin:6px 0}
-.skq th{font-weight:600;text-align:left;font-size:12px;color:var(--jp-ui-font-color2,#57606a);
-border-bottom:2px solid var(--jp-border-color2,#d0d7de);padding:3px 8px;white-space:nowrap}
-.skq td{border-bottom:1px solid var(--jp-border-color2,#d0d7de);padding:3px 8px;
-vertical-align:top;text-align:left;max-width:28em;overflow-wrap:anywhere;white-space:pre-wrap}
-.skq td.skq-num{font-variant-numeric:tabular-nums;white-space:nowrap;text-align:right}
-.skq td.skq-flag{background:#ffebe9;color:#cf222e;font-weight:600}
-.skq td.skq-err{color:#8c959f}
-.skq .skq-small{font-size:12px;color:var(--jp-ui-font-color2,#57606a)}
-</style>"""
+from ..core.shows_itself import ShowsItself
+from ..i18n import t
+from ..show.formats import fmt_usd
+from ..show.render import cut, esc, show_value
+from ..show.style import STYLE
 
 CELL_CHARS = 80
 
 
-def number(value: float | None, digits: int = 3) -> str:
-    """A number for a table ("—" when missing or not a number)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "—"
-    return f"{value:.{digits}g}"
-
-
-def money(value: float | None) -> str:
-    if value is None:
-        return "$0"
-    return f"${value:.6f}".rstrip("0").rstrip(".") if value else "$0"
-
-
 def judge_cost_text(lang: str, cost: float | None, unpriced: int) -> str:
-    """The judge's cost, saying how many cases' judge calls had no known price."""
-    from ..i18n import t
-
-    text = t("quality.judge_cost", lang, cost=money(cost))
+    """The judge's cost ($0 when it made no call), saying how many calls had no known price."""
+    text = t("quality.judge_cost", lang, cost=fmt_usd(cost or 0.0, lang))
     if unpriced:
         text += " " + t("quality.judge_unpriced", lang, count=unpriced)
     return text
 
 
 def short(value: Any, limit: int = CELL_CHARS) -> str:
-    """A compact, one-cell form of an input, output or label (not escaped)."""
+    """A compact, one-cell form of a text (feedback, an error) or a value (not escaped)."""
     return cut(show_value(value), limit)
+
+
+def value_cell(value: Any, limit: int = CELL_CHARS) -> str:
+    """An input, output or label for one cell, a string quoted as the check view quotes it.
+
+    The text ``["a", "b"]`` never reads as the list it is not (not escaped).
+    """
+    return cut(show_value(value, quote=True), limit)
 
 
 def head_html(title: str, subtitle: str, status: str) -> str:
@@ -111,27 +92,130 @@ def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     return lines
 
 
-class Shows(ShowsItself):
-    """Mixin: a report shows itself as text and HTML; in a magic's cell, once (its view)."""
+def case_frame(rows: dict[int, dict[str, Any]], columns: list[str] | None = None) -> Any:
+    """A pandas DataFrame of ``rows`` (case -> column -> value), indexed by case."""
+    import pandas as pd  # imported when a frame is asked for, not with the package
 
-    _live_cell: Any = None  # set by the magic: the live view already shows this report
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    frame.index.name = "case"
+    return frame
 
-    def text(self) -> str:  # pragma: no cover - every report defines it
-        raise NotImplementedError
 
-    def html(self) -> str:  # pragma: no cover - every report defines it
-        raise NotImplementedError
+def labels(lang: str, *message_ids: str) -> list[str]:
+    """Column headers in ``lang``, from their message ids."""
+    return [t(message_id, lang) for message_id in message_ids]
+
+
+# --- the blocks of a report's body: each is a few lines of text and a piece of HTML -----
+
+
+class Block(Protocol):
+    """A part of a report's body: its lines in the text, its piece of the HTML."""
+
+    def lines(self) -> list[str]: ...
+
+    def html(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A sentence: a line of the text after ``mark``, a box of ``kind`` in the HTML.
+
+    ``kind`` is ``box_html``'s: "" (a problem), "note" or "ok".
+    """
+
+    text: str
+    kind: str = "note"
+    mark: str = "  ! "
+
+    def lines(self) -> list[str]:
+        return [self.mark + self.text]
+
+    def html(self) -> str:
+        return box_html(self.text, self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A line of the text; in the HTML a ``<div>`` of class ``css`` ("": none), None: no HTML."""
+
+    text: str
+    css: str | None = ""
+
+    def lines(self) -> list[str]:
+        return [self.text]
+
+    def html(self) -> str:
+        if self.css is None:
+            return ""
+        attrs = f' class="{esc(self.css)}"' if self.css else ""
+        return f"<div{attrs}>{esc(self.text)}</div>"
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Rows of (text, css class) cells: aligned lines of text, a ``<table>`` of class ``css``."""
+
+    headers: Sequence[str]
+    rows: Sequence[Sequence[tuple[str, str]]]
+    css: str
+
+    def lines(self) -> list[str]:
+        return table_text(self.headers, [[text for text, _ in row] for row in self.rows])
+
+    def html(self) -> str:
+        return table_html(self.headers, self.rows, f'class="{esc(self.css)}"')
+
+
+class QualityReport(ShowsItself):
+    """Mixin of the quality reports: each shows itself as its text and HTML.
+
+    Both are made from the report's one description: ``_title()``, the subtitle's
+    ``_facts()`` (the judge's cost follows them), ``_status()`` (the title's colour:
+    "good", "warn" or "bad") and ``_body()``, its blocks in order.  Shown once in a
+    magic's cell (its live view) is the notebook's business
+    (``notebook/cell_display.py``), as for every report.
+    """
+
+    # Fields of every report.  Each declares its own: as the last of its fields they keep
+    # their place in its __init__ (a dataclass base's fields would come first).
+    lang: str
+    judge_cost_usd: float | None
+    judge_unpriced: int  # cases whose judge calls had no known price
+    interrupted: bool
+    elapsed_s: float
+    _page: ClassVar[str]  # the report's kind, a class of its HTML ("probe", ...)
+
+    # What each report defines (abstract for the type checker; no ABCMeta on the reports).
+    @abstractmethod
+    def _title(self) -> str: ...
+
+    @abstractmethod
+    def _facts(self) -> list[str]: ...  # the subtitle's parts before the judge's cost
+
+    @abstractmethod
+    def _status(self) -> str: ...
+
+    @abstractmethod
+    def _body(self) -> list[Block]: ...
+
+    def _subtitle(self) -> str:
+        cost = judge_cost_text(self.lang, self.judge_cost_usd, self.judge_unpriced)
+        return " · ".join([*self._facts(), cost])
+
+    def text(self) -> str:
+        lines = [self._title(), self._subtitle()]
+        for block in self._body():
+            lines += block.lines()
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        parts = [head_html(self._title(), self._subtitle(), self._status())]
+        parts += [block.html() for block in self._body()]
+        return wrap_html(parts, self._page)
 
     def _text(self) -> str:  # str() and the reprs (ShowsItself) are the public text()/html()
         return self.text()
 
     def _html(self) -> str:
         return self.html()
-
-    def _ipython_display_(self) -> None:
-        cell = self._live_cell
-        if cell is not None and getattr(cell, "open", False):
-            return  # the live view above is this report: do not show it twice
-        from IPython.display import display
-
-        display({"text/html": self.html(), "text/plain": self.text()}, raw=True)

@@ -12,25 +12,27 @@ the metric: it is neither an input nor an Output column.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..dataset import DataError, load_cases
-from ..engine import RunCache
+from ..core.dataset import DataError, load_cases
+from ..core.options import RunOptions
 from ..i18n import t
+from ..run.engine import RunCache
+from ..show.formats import fmt_score
 from . import _scoring
 from ._show import (
-    Shows,
-    box_html,
-    head_html,
-    judge_cost_text,
-    number,
+    Block,
+    Line,
+    Note,
+    QualityReport,
+    Table,
+    case_frame,
+    labels,
     short,
-    table_html,
-    table_text,
+    value_cell,
 )
-from ._show import wrap_html as _wrap
 
 POSITIVE = frozenset({"1", "pass", "passed", "true", "yes", "y", "correct", "good", "ok", "right"})
 NEGATIVE = frozenset({"0", "fail", "failed", "false", "no", "n", "incorrect", "bad", "wrong"})
@@ -52,8 +54,10 @@ class Disagreement:
 
 
 @dataclass
-class AgreementReport(Shows):
+class AgreementReport(QualityReport):
     """The metric's scores beside the human labels of the same cases."""
+
+    _page = "agreement"
 
     metric_name: str
     lang: str
@@ -81,12 +85,24 @@ class AgreementReport(Shows):
         """The metric's verdict on ``case`` as pass (1) / fail (0), by ``threshold``."""
         return 1 if self.scores[case] >= self.threshold else 0
 
+    def _verdicts(self) -> list[tuple[int, int]]:
+        """(human, metric) per case, 1 for pass and 0 for fail (pass/fail labels, else none)."""
+        if self.kind != BINARY:
+            return []
+        return [(int(self.values[c]), self.predicted(c)) for c in self.scores]
+
+    def _correlation(self, measure: Callable[[list[float], list[float]], float]) -> float | None:
+        """``measure`` of the labels against the scores (numeric labels, two cases or more)."""
+        if self.kind != NUMERIC or self.n < 2:
+            return None
+        cases = list(self.scores)
+        return measure([self.values[c] for c in cases], [self.scores[c] for c in cases])
+
     @property
     def accuracy(self) -> float | None:
         """Fraction of cases where the metric's pass/fail equals the label (pass/fail labels)."""
-        if self.kind != BINARY or not self.n:
-            return None
-        return sum(self.predicted(c) == self.values[c] for c in self.scores) / self.n
+        pairs = self._verdicts()
+        return sum(h == m for h, m in pairs) / len(pairs) if pairs else None
 
     @property
     def kappa(self) -> float | None:
@@ -94,34 +110,25 @@ class AgreementReport(Shows):
 
         NaN when both give every case the same verdict (chance agreement is then 1).
         """
-        if self.kind != BINARY or not self.n:
-            return None
-        pairs = [(int(self.values[c]), self.predicted(c)) for c in self.scores]
-        return cohen_kappa([h for h, _ in pairs], [m for _, m in pairs])
+        pairs = self._verdicts()
+        return cohen_kappa([h for h, _ in pairs], [m for _, m in pairs]) if pairs else None
 
     @property
     def spearman(self) -> float | None:
         """Spearman's rank correlation of scores and labels (numeric labels)."""
-        if self.kind != NUMERIC or self.n < 2:
-            return None
-        cases = list(self.scores)
-        return spearman([self.values[c] for c in cases], [self.scores[c] for c in cases])
+        return self._correlation(spearman)
 
     @property
     def pearson(self) -> float | None:
         """Pearson's correlation of scores and labels (numeric labels)."""
-        if self.kind != NUMERIC or self.n < 2:
-            return None
-        cases = list(self.scores)
-        return pearson([self.values[c] for c in cases], [self.scores[c] for c in cases])
+        return self._correlation(pearson)
 
     @property
     def confusion_counts(self) -> dict[tuple[int, int], int]:
         """(human, metric) -> count, with 1 for pass and 0 for fail (pass/fail labels)."""
         counts = {(h, m): 0 for h in (1, 0) for m in (1, 0)}
-        if self.kind == BINARY:
-            for case in self.scores:
-                counts[(int(self.values[case]), self.predicted(case))] += 1
+        for pair in self._verdicts():
+            counts[pair] += 1
         return counts
 
     @property
@@ -150,8 +157,6 @@ class AgreementReport(Shows):
 
     def to_frame(self) -> Any:
         """One row per case: human label, label value, score, verdict, feedback."""
-        import pandas as pd
-
         rows = {
             case: {
                 "human": self.labels[case],
@@ -162,9 +167,7 @@ class AgreementReport(Shows):
             }
             for case in self.scores
         }
-        frame = pd.DataFrame.from_dict(rows, orient="index")
-        frame.index.name = "case"
-        return frame
+        return case_frame(rows)
 
     # --- showing ------------------------------------------------------------------
 
@@ -178,22 +181,23 @@ class AgreementReport(Shows):
                 "quality.agree.binary",
                 lang,
                 n=self.n,
-                accuracy=number(self.accuracy),
-                kappa=number(self.kappa),
-                threshold=number(self.threshold),
+                accuracy=fmt_score(self.accuracy),
+                kappa=fmt_score(self.kappa),
+                threshold=fmt_score(self.threshold),
             )
         return t(
             "quality.agree.numeric",
             lang,
             n=self.n,
-            spearman=number(self.spearman),
-            pearson=number(self.pearson),
+            spearman=fmt_score(self.spearman),
+            pearson=fmt_score(self.pearson),
         )
 
-    def _subtitle(self) -> str:
-        return " · ".join(
-            [self._measures(), judge_cost_text(self.lang, self.judge_cost_usd, self.judge_unpriced)]
-        )
+    def _facts(self) -> list[str]:
+        return [self._measures()]
+
+    def _status(self) -> str:
+        return "bad" if self.weak or self.interrupted else "good"
 
     def _notes(self) -> list[str]:
         lang = self.lang
@@ -206,7 +210,7 @@ class AgreementReport(Shows):
             notes.append(t("quality.interrupted", lang))
         return notes
 
-    def _confusion_rows(self) -> tuple[list[str], list[list[tuple[str, str]]]]:
+    def _confusion_table(self) -> Table:
         lang = self.lang
         names = {1: t("quality.agree.pass", lang), 0: t("quality.agree.fail", lang)}
         counts = self.confusion_counts
@@ -216,72 +220,41 @@ class AgreementReport(Shows):
             + [(str(counts[(h, m)]), "skq-num" if h == m else "skq-num skq-flag") for m in (1, 0)]
             for h in (1, 0)
         ]
-        return headers, rows
+        return Table(headers, rows, "skq-confusion")
 
-    def _disagreement_rows(self) -> tuple[list[str], list[list[tuple[str, str]]]]:
-        lang = self.lang
-        headers = [
-            t("col.case", lang),
-            t("quality.col.human", lang),
-            t("col.score", lang),
-            t("quality.col.feedback", lang),
-        ]
+    def _disagreement_table(self) -> Table:
+        headers = labels(
+            self.lang, "col.case", "quality.col.human", "col.score", "quality.col.feedback"
+        )
         rows = [
             [
                 (str(d.case), "skq-num"),
-                (short(d.human, 40), ""),
-                (number(d.score), "skq-num"),
+                (value_cell(d.human, 40), ""),
+                (fmt_score(d.score), "skq-num"),
                 (short(d.feedback or "—", 160), ""),
             ]
             for d in self.disagreements[:SHOWN]
         ]
-        return headers, rows
+        return Table(headers, rows, "skq-disagreements")
 
-    def text(self) -> str:
-        lang = self.lang
-        lines = [self._title(), self._subtitle()]
-        if self.advice:
-            lines.append(f"  ! {self.advice}")
-        lines += [f"  ! {note}" for note in self._notes()]
+    def _body(self) -> list[Block]:
+        body: list[Block] = [Note(self.advice)] if self.advice else []
+        body += [Note(note) for note in self._notes()]
         if self.kind == BINARY:
-            headers, rows = self._confusion_rows()
-            lines += table_text(headers, [[c for c, _ in row] for row in rows])
-        lines.append(t("quality.agree.disagreements", lang, count=len(self.disagreements)))
-        headers, rows = self._disagreement_rows()
-        if rows:
-            lines += table_text(headers, [[c for c, _ in row] for row in rows])
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        lang = self.lang
-        status = "bad" if self.weak or self.interrupted else "good"
-        parts = [head_html(self._title(), self._subtitle(), status)]
-        if self.advice:
-            parts.append(box_html(self.advice, "note"))
-        parts += [box_html(note, "note") for note in self._notes()]
-        if self.kind == BINARY:
-            headers, rows = self._confusion_rows()
-            parts.append(table_html(headers, rows, 'class="skq-confusion"'))
+            body.append(self._confusion_table())
         count = len(self.disagreements)
-        parts.append(f"<div>{_esc(t('quality.agree.disagreements', lang, count=count))}</div>")
-        headers, rows = self._disagreement_rows()
-        if rows:
-            parts.append(table_html(headers, rows, 'class="skq-disagreements"'))
-        return _wrap(parts, "agreement")
+        body.append(Line(t("quality.agree.disagreements", self.lang, count=count)))
+        if self.disagreements:
+            body.append(self._disagreement_table())
+        return body
 
     def __repr__(self) -> str:
         if self.kind == BINARY:
-            measures = f"accuracy {number(self.accuracy)}, kappa {number(self.kappa)}"
+            measures = f"accuracy {fmt_score(self.accuracy)}, kappa {fmt_score(self.kappa)}"
         else:
-            measures = f"spearman {number(self.spearman)}, pearson {number(self.pearson)}"
+            measures = f"spearman {fmt_score(self.spearman)}, pearson {fmt_score(self.pearson)}"
         who = f"metric={self.metric_name!r} vs {self.human!r}"
         return f"<AgreementReport {who}: n={self.n}, {measures}>"
-
-
-def _esc(text: str) -> str:
-    from ..render import esc
-
-    return esc(text)
 
 
 # --- the statistics (plain Python: no SciPy needed) ----------------------------------
@@ -392,23 +365,46 @@ def agreement(
     ``.pearson``.  The human column is never passed to the metric.  Options are
     those of :func:`~skynet_jupyter.evaluate`.
     """
+    checked = RunOptions.evaluating(**options)
+    return agreement_with(
+        metric,
+        data,
+        checked,
+        human=human,
+        threshold=threshold,
+        run_cache=run_cache,
+        on_event=on_event,
+    )
+
+
+def agreement_with(
+    metric: Any,
+    data: Any,
+    options: RunOptions,
+    *,
+    human: str = "human",
+    threshold: float = 0.5,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+) -> AgreementReport:
+    """:func:`agreement` with its options already checked (``%skynet_agree`` calls it)."""
     started = _scoring.clock()
-    lang = _scoring.language(options)
+    lang = options.language
     if isinstance(threshold, bool) or not isinstance(threshold, int | float):
         raise ValueError(t("quality.agree.threshold", lang, value=threshold))
-    outputs = _names(options.get("outputs"))
-    given_inputs = options.get("inputs")
-    if human in outputs or human in _names(given_inputs) or human == options.get("output_column"):
+    outputs = _names(options.outputs)
+    given_inputs = options.inputs
+    if human in outputs or human in _names(given_inputs) or human == options.output_column:
         raise DataError(t("quality.agree.column_used", lang, column=human))
-    every = load_cases(data, split=options.get("split"))  # every column, as inputs
+    every = load_cases(data, split=options.split)  # every column, as inputs
     columns = list(every[0].input) if every else []
     if human not in columns:
         raise DataError(
             t("quality.agree.no_column", lang, column=human, known=", ".join(map(str, columns)))
         )
     if given_inputs is None:  # every other column, but never the human labels
-        skip = {human, *outputs, options.get("output_column")}
-        options = {**options, "inputs": [c for c in columns if c not in skip]}
+        skip = {human, *outputs, options.output_column}
+        options = replace(options, inputs=[c for c in columns if c not in skip])
     labels_all = {case.index: case.input[human] for case in every}
     loaded = _scoring.load(metric, lang)
     base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
@@ -450,10 +446,7 @@ def agreement(
         interrupted=base.interrupted,
     )
     report.disagreements = _disagreements(report)
-    report.elapsed_s = _scoring.clock() - started
-    if on_event is not None:
-        on_event(_scoring.QualityFinished(report))
-    return report
+    return _scoring.finished(report, started, on_event)
 
 
 def _disagreements(report: AgreementReport) -> list[Disagreement]:

@@ -13,29 +13,23 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import RunCache
+from ..core.options import RunOptions
+from ..core.report import CaseResult
+from ..core.reward import PARTS
 from ..i18n import t
-from ..report import CaseResult
-from ..reward import PARTS
+from ..run.engine import RunCache
+from ..show.formats import fmt_delta, fmt_mean, fmt_score, fmt_weight
 from . import _scoring
-from ._show import (
-    Shows,
-    box_html,
-    head_html,
-    judge_cost_text,
-    number,
-    short,
-    table_html,
-    table_text,
-)
-from ._show import wrap_html as _wrap
+from ._show import Block, Line, Note, QualityReport, Table, case_frame, short, value_cell
 
 SHOWN_CASES = 50
 
 
 @dataclass
-class CompareReport(Shows):
+class CompareReport(QualityReport):
     """``metric_a`` and ``metric_b`` on the same outputs, case by case."""
+
+    _page = "compare"
 
     name_a: str
     name_b: str
@@ -77,9 +71,7 @@ class CompareReport(Shows):
     @property
     def per_case(self) -> Any:
         """One row per case: score_a, score_b, delta (b − a), feedback_a, feedback_b."""
-        import pandas as pd
-
-        rows = {}
+        rows: dict[int, dict[str, Any]] = {}
         for case in self.cases:
             a, b = self.a[case], self.b[case]
             delta = None if a.score is None or b.score is None else b.score - a.score
@@ -94,12 +86,8 @@ class CompareReport(Shows):
                 for part in PARTS if self.reward_parts else ():
                     rows[case][f"{part}_{side}"] = result.scores.get(part)
         columns = ["score_a", "score_b", "delta", "feedback_a", "feedback_b"]
-        frame = pd.DataFrame.from_dict(rows, orient="index")
-        frame = (
-            frame[[*columns, *[c for c in frame.columns if c not in columns]]] if rows else frame
-        )
-        frame.index.name = "case"
-        return frame
+        frame = case_frame(rows)
+        return frame[[*columns, *[c for c in frame.columns if c not in columns]]] if rows else frame
 
     def to_frame(self) -> Any:
         return self.per_case
@@ -138,16 +126,17 @@ class CompareReport(Shows):
             changed=len(self.changed),
             count=len(self.cases),
             feedback=len(self.feedback_changed),
-            delta="—" if delta is None else f"{delta:+.3g}",
+            delta=fmt_delta(delta),
         )
 
-    def _subtitle(self) -> str:
-        return " · ".join(
-            [
-                t("quality.cases", self.lang, count=len(self.cases)),
-                judge_cost_text(self.lang, self.judge_cost_usd, self.judge_unpriced),
-            ]
-        )
+    def _facts(self) -> list[str]:
+        return [t("quality.cases", self.lang, count=len(self.cases))]
+
+    def _status(self) -> str:
+        return "warn" if self._changed_any() else "good"
+
+    def _changed_any(self) -> bool:
+        return bool(self.changed or self.feedback_changed)
 
     def _notes(self) -> list[str]:
         notes = []
@@ -180,17 +169,17 @@ class CompareReport(Shows):
             rows.append(
                 [
                     (str(case), "skq-num"),
-                    (short(a.output, 40), ""),
-                    (number(a.score) if a.score is not None else "error", "skq-num"),
-                    (number(b.score) if b.score is not None else "error", moved),
-                    ("—" if delta is None else f"{delta:+.3g}", moved),
+                    (value_cell(a.output, 40), ""),
+                    (fmt_score(a.score) if a.score is not None else "error", "skq-num"),
+                    (fmt_score(b.score) if b.score is not None else "error", moved),
+                    (fmt_delta(delta), moved),
                     (short(a.feedback if a.score is not None else a.error or "", 160), ""),
                     (short(b.feedback if b.score is not None else b.error or "", 160), ""),
                 ]
             )
         return rows
 
-    def _parts_rows(self) -> tuple[list[str], list[list[tuple[str, str]]]] | None:
+    def _parts_table(self) -> Table | None:
         parts = self.reward_parts
         if parts is None:
             return None
@@ -209,50 +198,29 @@ class CompareReport(Shows):
             rows.append(
                 [
                     (part, ""),
-                    (number(wa), "skq-num"),
-                    (number(ma), "skq-num"),
-                    (number(wb), "skq-num" if math.isclose(wa, wb) else "skq-num skq-flag"),
-                    (number(mb), "skq-num"),
+                    (fmt_weight(wa), "skq-num"),
+                    (fmt_mean(ma), "skq-num"),
+                    (fmt_weight(wb), "skq-num" if math.isclose(wa, wb) else "skq-num skq-flag"),
+                    (fmt_mean(mb), "skq-num"),
                 ]
             )
-        return headers, rows
+        return Table(headers, rows, "skq-reward-parts")
 
-    def text(self) -> str:
-        lines = [self._title(), self._subtitle(), self._summary()]
-        lines += [f"  ! {note}" for note in self._notes()]
-        lines += table_text(self._headers(), [[c for c, _ in row] for row in self._rows()])
-        parts = self._parts_rows()
+    def _body(self) -> list[Block]:
+        summary = Note(self._summary(), "note" if self._changed_any() else "ok", mark="")
+        body: list[Block] = [summary, *[Note(note) for note in self._notes()]]
+        body.append(Table(self._headers(), self._rows(), "skq-compare"))
+        parts = self._parts_table()
         if parts is not None:
-            lines.append(t("quality.compare.reward", self.lang))
-            lines += table_text(parts[0], [[c for c, _ in row] for row in parts[1]])
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        changed = bool(self.changed or self.feedback_changed)
-        parts_html = [head_html(self._title(), self._subtitle(), "warn" if changed else "good")]
-        parts_html.append(box_html(self._summary(), "note" if changed else "ok"))
-        parts_html += [box_html(note, "note") for note in self._notes()]
-        parts_html.append(table_html(self._headers(), self._rows(), 'class="skq-compare"'))
-        parts = self._parts_rows()
-        if parts is not None:
-            parts_html.append(
-                f'<div class="skq-title">{_esc(t("quality.compare.reward", self.lang))}</div>'
-            )
-            parts_html.append(table_html(parts[0], parts[1], 'class="skq-reward-parts"'))
-        return _wrap(parts_html, "compare")
+            body += [Line(t("quality.compare.reward", self.lang), "skq-title"), parts]
+        return body
 
     def __repr__(self) -> str:
-        delta = "—" if self.mean_delta is None else f"{self.mean_delta:+.3g}"
+        delta = fmt_delta(self.mean_delta)
         return (
             f"<CompareReport {self.name_a!r} -> {self.name_b!r}: {len(self.cases)} cases, "
             f"{len(self.changed)} changed, mean delta {delta}>"
         )
-
-
-def _esc(text: str) -> str:
-    from ..render import esc
-
-    return esc(text)
 
 
 def _name(given: Any, loaded: Any) -> str:
@@ -278,23 +246,35 @@ def compare(
     or ``output_column``).  ``names`` labels the two sides (default: the
     metrics' names).  Options are those of :func:`~skynet_jupyter.evaluate`.
     """
+    checked = RunOptions.evaluating(**options)
+    return compare_with(
+        metric_a, metric_b, data, checked, names=names, run_cache=run_cache, on_event=on_event
+    )
+
+
+def compare_with(
+    metric_a: Any,
+    metric_b: Any,
+    data: Any,
+    options: RunOptions,
+    *,
+    names: tuple[str, str] | None = None,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+) -> CompareReport:
+    """:func:`compare` with its options already checked (``%skynet_compare`` calls it)."""
     started = _scoring.clock()
-    lang = _scoring.language(options)
+    lang = options.language
     loaded_a = _scoring.load(metric_a, lang)
     loaded_b = _scoring.load(metric_b, lang)
     name_a, name_b = names or (_name(metric_a, loaded_a), _name(metric_b, loaded_b))
     if name_a == name_b and names is None:
         name_a, name_b = f"{name_a} (a)", f"{name_b} (b)"
     base = _scoring.first_pass(loaded_a, data, options, run_cache=run_cache, on_event=on_event)
-    items = _scoring.known_items(base)
-    if not items and not base.interrupted:
-        raise _scoring.MetricNotUsable(t("quality.no_outputs", lang))
-    results: list[CaseResult | None] = []
-    interrupted = base.interrupted
-    if not interrupted:
-        results, interrupted = _scoring.score_items(
-            loaded_b, base, items, options, phase="metric_b", on_event=on_event
-        )
+    items = _scoring.known_items(base, lang)
+    results, interrupted = _scoring.score_items(
+        loaded_b, base, items, options, phase="metric_b", on_event=on_event
+    )
     by_case = {case.index: case for case in base.cases}
     a = {item.case: by_case[item.case] for item in items}
     b = {item.case: r for item, r in zip(items, results, strict=False) if r is not None}
@@ -306,12 +286,9 @@ def compare(
         b=b,
         spec_a=loaded_a.reward_spec,
         spec_b=loaded_b.reward_spec,
-        skipped=tuple(c.index for c in base.cases if not _scoring.has_output(c)),
+        skipped=_scoring.without_output(base),
         judge_cost_usd=_scoring.judge_cost([*base.cases, *results]),
         judge_unpriced=_scoring.unpriced_judging([*base.cases, *results]),
         interrupted=interrupted,
-        elapsed_s=_scoring.clock() - started,
     )
-    if on_event is not None:
-        on_event(_scoring.QualityFinished(report))
-    return report
+    return _scoring.finished(report, started, on_event)

@@ -17,24 +17,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import RunCache
+from ..core.options import RunOptions
+from ..core.report import CaseResult
 from ..i18n import t
-from ..render import esc
-from ..report import CaseResult
+from ..run.engine import RunCache
+from ..show.formats import fmt_score
+from ..show.render import esc
 from . import _scoring
 from ._show import (
-    Shows,
+    Block,
+    Line,
+    Note,
+    QualityReport,
+    Table,
     box_html,
-    head_html,
-    judge_cost_text,
-    number,
+    case_frame,
+    labels,
     short,
     table_html,
-    table_text,
+    value_cell,
+    wrap_html,
 )
-from ._show import wrap_html as _wrap
 
 PROBES = ("expected", "empty", "echo_input", "other_case", "all_expected", "long", "injection")
+# What each probe found, when it won on some case.
+FINDINGS = {
+    "expected": "probe.expected.finding",
+    "empty": "probe.empty.finding",
+    "echo_input": "probe.echo_input.finding",
+    "other_case": "probe.other_case.finding",
+    "all_expected": "probe.all_expected.finding",
+    "long": "probe.long.finding",
+    "injection": "probe.injection.finding",
+}
 """Every probe id, in the order reports show them."""
 GAMING_PROBES = PROBES[1:]
 LONG_TIMES = 20
@@ -55,9 +70,26 @@ class Finding:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Flagged:
+    """A finding in a report's body: a line of the text, a box the view can pick by probe."""
+
+    finding: Finding
+
+    def lines(self) -> list[str]:
+        return [f"  ✗ {self.finding.probe}: {self.finding.message}"]
+
+    def html(self) -> str:
+        probe = self.finding.probe
+        box = box_html(self.finding.message, "", f"{probe}:")
+        return f'<div data-probe="{esc(probe)}">{box}</div>'
+
+
 @dataclass
-class ProbeReport(Shows):
+class ProbeReport(QualityReport):
     """What the gaming probes found.  ``findings`` lists what an optimizer could exploit."""
+
+    _page = "probe"
 
     metric_name: str
     lang: str
@@ -95,24 +127,23 @@ class ProbeReport(Shows):
 
     def to_frame(self) -> Any:
         """Scores, one row per case, one column per probe (``output``: the real output)."""
-        import pandas as pd
-
         columns = ["output", *self.probes]
         rows = {case: {name: self.score(name, case) for name in columns} for case in self.cases}
-        frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-        frame.index.name = "case"
-        return frame
+        return case_frame(rows, columns)
 
     # --- showing ------------------------------------------------------------------
 
-    def _subtitle(self) -> str:
-        lang = self.lang
-        parts = [
-            t("quality.cases", lang, count=len(self.cases)),
-            t("quality.probe.count", lang, count=len(self.probes)),
-            judge_cost_text(lang, self.judge_cost_usd, self.judge_unpriced),
+    def _title(self) -> str:
+        return t("quality.probe.title", self.lang, name=self.metric_name)
+
+    def _facts(self) -> list[str]:
+        return [
+            t("quality.cases", self.lang, count=len(self.cases)),
+            t("quality.probe.count", self.lang, count=len(self.probes)),
         ]
-        return " · ".join(parts)
+
+    def _status(self) -> str:
+        return "good" if self.passed else "bad"
 
     def _verdict(self) -> str:
         if self.passed:
@@ -154,9 +185,9 @@ class ProbeReport(Shows):
             real = self.real.get(case)
             cells = [
                 (str(case), "skq-num"),
-                (short(real.expected, 40) if real and real.expected is not None else "—", ""),
-                (short(real.output, 40) if real else "—", ""),
-                (number(self.score("output", case)), "skq-num"),
+                (value_cell(real.expected, 40) if real and real.expected is not None else "—", ""),
+                (value_cell(real.output, 40) if real else "—", ""),
+                (fmt_score(self.score("output", case)), "skq-num"),
             ]
             for probe in self.probes:
                 result = self.results[probe].get(case)
@@ -165,88 +196,52 @@ class ProbeReport(Shows):
                 elif result.score is None:
                     cells.append(("error", "skq-err"))
                 elif (probe, case) in flagged:
-                    cells.append((f"✗ {number(result.score)}", "skq-num skq-flag"))
+                    cells.append((f"✗ {fmt_score(result.score)}", "skq-num skq-flag"))
                 else:
-                    cells.append((number(result.score), "skq-num"))
+                    cells.append((fmt_score(result.score), "skq-num"))
             rows.append((case, cells))
         return rows
 
     def _headers(self) -> list[str]:
-        lang = self.lang
-        return [
-            t("col.case", lang),
-            t("col.expected", lang),
-            t("col.output", lang),
-            t("col.score", lang),
-            *self.probes,
-        ]
+        columns = labels(self.lang, "col.case", "col.expected", "col.output", "col.score")
+        return [*columns, *self.probes]
 
     def probe_html(self, probe: str) -> str:
         """One probe's outputs, scores and feedback, case by case (the view's picker)."""
-        lang = self.lang
         flagged = set(finding.cases) if (finding := self.finding(probe)) else set()
-        headers = [
-            t("col.case", lang),
-            t("col.output", lang),
-            t("col.score", lang),
-            t("quality.col.feedback", lang),
-        ]
+        headers = labels(self.lang, "col.case", "col.output", "col.score", "quality.col.feedback")
         rows = []
         for case, result in list(self.results.get(probe, {}).items())[:SHOWN_CASES]:
             score_css = "skq-num skq-flag" if case in flagged else "skq-num"
-            score = number(result.score) if result.score is not None else "error"
+            score = fmt_score(result.score) if result.score is not None else "error"
             said = result.feedback if result.score is not None else result.error
             rows.append(
                 [
                     (str(case), "skq-num"),
-                    (short(result.output, 200), ""),
+                    (value_cell(result.output, 200), ""),
                     (score, score_css),
                     (short(said or "—", 300), ""),
                 ]
             )
-        return _wrap(
+        return wrap_html(
             [table_html(headers, rows, f'class="skq-probe-detail" data-probe="{esc(probe)}"')],
             "probe-detail",
         )
 
-    def text(self) -> str:
-        lang = self.lang
-        lines = [t("quality.probe.title", lang, name=self.metric_name), self._subtitle()]
-        lines.append(self._verdict())
-        for finding in self.findings:
-            lines.append(f"  ✗ {finding.probe}: {finding.message}")
-        lines += [f"  ! {note}" for note in self._notes()]
-        lines += table_text(self._headers(), [[c for c, _ in row] for _, row in self._rows()])
-        if len(self.cases) > SHOWN_CASES:
-            lines.append(t("quality.more_cases", lang, count=len(self.cases) - SHOWN_CASES))
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        lang = self.lang
-        status = "good" if self.passed else "bad"
-        parts = [
-            head_html(
-                t("quality.probe.title", lang, name=self.metric_name), self._subtitle(), status
-            )
+    def _body(self) -> list[Block]:
+        # The verdict is the text's line; the HTML boxes it only when it is good news
+        # (the findings below say what went wrong).
+        verdict = self._verdict()
+        body: list[Block] = [
+            Note(verdict, "ok", mark="") if self.passed else Line(verdict, css=None)
         ]
-        if self.passed:
-            parts.append(box_html(self._verdict(), "ok"))
-        for finding in self.findings:
-            parts.append(
-                f'<div data-probe="{esc(finding.probe)}">'
-                + box_html(finding.message, "", f"{finding.probe}:")
-                + "</div>"
-            )
-        parts += [box_html(note, "note") for note in self._notes()]
-        parts.append(
-            table_html(self._headers(), [cells for _, cells in self._rows()], 'class="skq-probes"')
-        )
+        body += [_Flagged(finding) for finding in self.findings]
+        body += [Note(note) for note in self._notes()]
+        body.append(Table(self._headers(), [cells for _, cells in self._rows()], "skq-probes"))
         if len(self.cases) > SHOWN_CASES:
-            parts.append(
-                f'<div class="skq-small">'
-                f"{t('quality.more_cases', lang, count=len(self.cases) - SHOWN_CASES)}</div>"
-            )
-        return _wrap(parts, "probe")
+            more = t("quality.more_cases", self.lang, count=len(self.cases) - SHOWN_CASES)
+            body.append(Line(more, "skq-small"))
+        return body
 
     def __repr__(self) -> str:
         found = ", ".join(sorted(self.flagged)) or "nothing"
@@ -429,21 +424,32 @@ def probe(
     the case's expected output, or to its own real output, or (``other_case``)
     taken from a case with the same expected value, is not counted.
     """
+    checked = RunOptions.evaluating(**options)
+    return probe_with(metric, data, checked, probes=probes, run_cache=run_cache, on_event=on_event)
+
+
+def probe_with(
+    metric: Any,
+    data: Any,
+    options: RunOptions,
+    *,
+    probes: Sequence[str] | str | None = None,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+) -> ProbeReport:
+    """:func:`probe` with its options already checked (``%skynet_probe`` calls it)."""
     started = _scoring.clock()
-    lang = _scoring.language(options)
+    lang = options.language
     chosen = _chosen(probes, lang)
     loaded = _scoring.load(metric, lang)
     base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
-    real = [case for case in base.cases if _scoring.has_output(case)]
-    skipped = tuple(case.index for case in base.cases if not _scoring.has_output(case))
-    if not real and not base.interrupted:
-        raise _scoring.MetricNotUsable(t("quality.no_outputs", lang))
+    real = _scoring.with_output(base, lang)
     has_expected = any(case.expected is not None for case in real)
     not_applicable = tuple(
         p for p in ("expected", "all_expected") if p in chosen and not has_expected
     )
     chosen = [p for p in chosen if p not in not_applicable]
-    made = probe_outputs(chosen, real, options.get("seed"))
+    made = probe_outputs(chosen, real, options.seed)
     keys: list[tuple[str, CaseResult]] = []
     items: list[_scoring.Item] = []
     for name in chosen:
@@ -451,12 +457,9 @@ def probe(
             if output is not _SKIP:
                 keys.append((name, case))
                 items.append(_scoring.Item(case.index, output, case.measured))
-    interrupted = base.interrupted
-    scored: list[CaseResult | None] = []
-    if not interrupted:
-        scored, interrupted = _scoring.score_items(
-            loaded, base, items, options, phase="probes", on_event=on_event
-        )
+    scored, interrupted = _scoring.score_items(
+        loaded, base, items, options, phase="probes", on_event=on_event
+    )
     results: dict[str, dict[int, CaseResult]] = {name: {} for name in chosen}
     for (name, case), result in zip(keys, scored, strict=False):
         if result is not None:
@@ -468,13 +471,13 @@ def probe(
         cases=[case.index for case in real],
         real={case.index: case for case in real},
         results=results,
-        skipped=skipped,
+        skipped=_scoring.without_output(base),
         not_applicable=not_applicable,
         judge_cost_usd=_scoring.judge_cost([*base.cases, *scored]),
         judge_unpriced=_scoring.unpriced_judging([*base.cases, *scored]),
         interrupted=interrupted,
     )
-    shift = rotation(len(real), options.get("seed"))
+    shift = rotation(len(real), options.seed)
     if shift:
         report.other_case_from = {
             case.index: real[(position + shift) % len(real)].index
@@ -486,10 +489,7 @@ def probe(
         for name in chosen
         if (cases := tuple(c for c, r in results[name].items() if r.score is None))
     }
-    report.elapsed_s = _scoring.clock() - started
-    if on_event is not None:
-        on_event(_scoring.QualityFinished(report))
-    return report
+    return _scoring.finished(report, started, on_event)
 
 
 def _same_answer_wanted(report: ProbeReport, index: int) -> bool:
@@ -539,6 +539,6 @@ def _findings(report: ProbeReport) -> list[Finding]:
         cases = won[name]
         if cases:
             listed = ", ".join(map(str, cases[:10])) + (" …" if len(cases) > 10 else "")
-            message = t(f"probe.{name}.finding", report.lang, count=len(cases), cases=listed)
+            message = t(FINDINGS[name], report.lang, count=len(cases), cases=listed)
             findings.append(Finding(name, tuple(cases), message))
     return findings

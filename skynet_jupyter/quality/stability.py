@@ -17,26 +17,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import RunCache
+from ..core.options import RunOptions
 from ..i18n import t
+from ..run.engine import RunCache
+from ..show.formats import fmt_mean, fmt_score, fmt_share
 from . import _scoring
-from ._show import (
-    Shows,
-    box_html,
-    head_html,
-    judge_cost_text,
-    number,
-    table_html,
-    table_text,
-)
-from ._show import wrap_html as _wrap
+from ._show import Block, Note, QualityReport, Table, case_frame, labels
 
 SHOWN_CASES = 50
 
 
 @dataclass
-class StabilityReport(Shows):
+class StabilityReport(QualityReport):
     """Scores of the same outputs over ``repeats`` runs of the metric."""
+
+    _page = "stability"
 
     metric_name: str
     lang: str
@@ -49,7 +44,10 @@ class StabilityReport(Shows):
     interrupted: bool = False
     model_cache_bypassed: bool = False
     elapsed_s: float = 0.0
-    _stats: dict[int, dict[str, Any]] = field(default_factory=dict, init=False, repr=False)
+    # Per-case statistics, kept once computed (as CheckReport._memo: not the report's data).
+    _stats: dict[int, dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def _stat(self, case: int) -> dict[str, Any]:
         if case not in self._stats:
@@ -94,13 +92,10 @@ class StabilityReport(Shows):
     @property
     def per_case(self) -> Any:
         """One row per case: mean, std, min, max, distinct feedbacks (pandas DataFrame)."""
-        import pandas as pd
-
         columns = ["mean", "std", "min", "max", "distinct_feedbacks", "failed_repeats", "flipped"]
-        rows = {case: {k: self._stat(case)[k] for k in columns} for case in self.scores}
-        frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-        frame.index.name = "case"
-        return frame
+        return case_frame(
+            {case: {k: self._stat(case)[k] for k in columns} for case in self.scores}, columns
+        )
 
     @property
     def advice(self) -> str | None:
@@ -119,16 +114,16 @@ class StabilityReport(Shows):
     def _title(self) -> str:
         return t("quality.stability.title", self.lang, name=self.metric_name, repeats=self.repeats)
 
-    def _subtitle(self) -> str:
+    def _facts(self) -> list[str]:
         lang = self.lang
-        return " · ".join(
-            [
-                t("quality.cases", lang, count=len(self.scores)),
-                t("quality.stability.flip_rate", lang, rate=f"{self.flip_rate:.0%}"),
-                t("quality.stability.mean_std", lang, std=number(self.mean_std)),
-                judge_cost_text(lang, self.judge_cost_usd, self.judge_unpriced),
-            ]
-        )
+        return [
+            t("quality.cases", lang, count=len(self.scores)),
+            t("quality.stability.flip_rate", lang, rate=fmt_share(self.flip_rate)),
+            t("quality.stability.mean_std", lang, std=fmt_score(self.mean_std)),
+        ]
+
+    def _status(self) -> str:
+        return "good" if self.passed else "bad"
 
     def _verdict(self) -> str:
         lang = self.lang
@@ -139,7 +134,7 @@ class StabilityReport(Shows):
             lang,
             flipped=len(self.flipped),
             count=len(self.scores),
-            rate=f"{self.flip_rate:.0%}",
+            rate=fmt_share(self.flip_rate),
         )
 
     def _notes(self) -> list[str]:
@@ -154,14 +149,14 @@ class StabilityReport(Shows):
         return notes
 
     def _headers(self) -> list[str]:
-        lang = self.lang
-        return [
-            t("col.case", lang),
-            t("quality.col.scores", lang),
-            t("quality.col.mean", lang),
-            t("quality.col.std", lang),
-            t("quality.col.feedbacks", lang),
-        ]
+        return labels(
+            self.lang,
+            "col.case",
+            "quality.col.scores",
+            "quality.col.mean",
+            "quality.col.std",
+            "quality.col.feedbacks",
+        )
 
     def _rows(self) -> list[list[tuple[str, str]]]:
         # Flipped cases first: they are what the person came to see.
@@ -170,41 +165,31 @@ class StabilityReport(Shows):
         for case in order[:SHOWN_CASES]:
             stat = self._stat(case)
             css = "skq-num skq-flag" if stat["flipped"] else "skq-num"
-            seen = " ".join("error" if s is None else number(s) for s in self.scores[case])
+            seen = " ".join("error" if s is None else fmt_score(s) for s in self.scores[case])
             rows.append(
                 [
                     (str(case), "skq-num"),
                     (seen, css),
-                    (number(stat["mean"]), "skq-num"),
-                    (number(stat["std"]), "skq-num"),
+                    (fmt_mean(stat["mean"]), "skq-num"),
+                    (fmt_score(stat["std"]), "skq-num"),
                     (str(stat["distinct_feedbacks"]), "skq-num"),
                 ]
             )
         return rows
 
-    def text(self) -> str:
-        lines = [self._title(), self._subtitle(), self._verdict()]
+    def _body(self) -> list[Block]:
+        body: list[Block] = [Note(self._verdict(), "ok" if not self.flipped else "", mark="")]
         if self.advice:
-            lines.append(f"  ! {self.advice}")
-        lines += [f"  ! {note}" for note in self._notes()]
-        lines += table_text(self._headers(), [[c for c, _ in row] for row in self._rows()])
-        return "\n".join(lines)
-
-    def html(self) -> str:
-        status = "good" if self.passed else "bad"
-        parts = [head_html(self._title(), self._subtitle(), status)]
-        parts.append(box_html(self._verdict(), "ok" if not self.flipped else ""))
-        if self.advice:
-            parts.append(box_html(self.advice, "note"))
-        parts += [box_html(note, "note") for note in self._notes()]
-        parts.append(table_html(self._headers(), self._rows(), 'class="skq-stability"'))
-        return _wrap(parts, "stability")
+            body.append(Note(self.advice))
+        body += [Note(note) for note in self._notes()]
+        body.append(Table(self._headers(), self._rows(), "skq-stability"))
+        return body
 
     def __repr__(self) -> str:
         return (
             f"<StabilityReport metric={self.metric_name!r}: {len(self.scores)} cases x "
-            f"{self.repeats} repeats, flip rate {self.flip_rate:.3g}, "
-            f"mean std {number(self.mean_std)}>"
+            f"{self.repeats} repeats, flip rate {fmt_score(self.flip_rate)}, "
+            f"mean std {fmt_score(self.mean_std)}>"
         )
 
 
@@ -238,23 +223,34 @@ def stability(
     :func:`~skynet_jupyter.evaluate`, with no cached model calls.  Options are
     those of :func:`~skynet_jupyter.evaluate`.
     """
+    checked = RunOptions.evaluating(**options)
+    return stability_with(
+        metric, data, checked, repeats=repeats, run_cache=run_cache, on_event=on_event
+    )
+
+
+def stability_with(
+    metric: Any,
+    data: Any,
+    options: RunOptions,
+    *,
+    repeats: int = 5,
+    run_cache: RunCache | None = None,
+    on_event: _scoring.Listener | None = None,
+) -> StabilityReport:
+    """:func:`stability` with its options already checked (``%skynet_stability`` calls it)."""
     started = _scoring.clock()
-    lang = _scoring.language(options)
+    lang = options.language
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 2:
         raise ValueError(t("quality.stability.repeats", lang, value=repeats))
     loaded = _scoring.load(metric, lang)
     with fresh_model_calls() as bypassed:
         base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
-        items = _scoring.known_items(base)
-        if not items and not base.interrupted:
-            raise _scoring.MetricNotUsable(t("quality.no_outputs", lang))
+        items = _scoring.known_items(base, lang)
         again = items * (repeats - 1)
-        results: list[Any] = []
-        interrupted = base.interrupted
-        if not interrupted:
-            results, interrupted = _scoring.score_items(
-                loaded, base, again, options, phase="repeats", on_event=on_event
-            )
+        results, interrupted = _scoring.score_items(
+            loaded, base, again, options, phase="repeats", on_event=on_event
+        )
     by_case = {case.index: case for case in base.cases}
     scores: dict[int, list[float | None]] = {}
     feedbacks: dict[int, list[str | None]] = {}
@@ -282,11 +278,8 @@ def stability(
         feedbacks=feedbacks,
         judge_cost_usd=_scoring.judge_cost([*base.cases, *results]),
         judge_unpriced=_scoring.unpriced_judging([*base.cases, *results]),
-        skipped=tuple(c.index for c in base.cases if not _scoring.has_output(c)),
+        skipped=_scoring.without_output(base),
         interrupted=interrupted,
         model_cache_bypassed=bypassed,
-        elapsed_s=_scoring.clock() - started,
     )
-    if on_event is not None:
-        on_event(_scoring.QualityFinished(report))
-    return report
+    return _scoring.finished(report, started, on_event)

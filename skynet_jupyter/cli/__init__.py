@@ -1,0 +1,50 @@
+"""``skynet-check``: the contract check from a terminal, for CI and pre-submit hooks.
+
+Exit codes: 0 the check passed, 1 the contract check failed, 2 a usage error
+(a missing or unreadable file, a metric or run file that does not load, an
+unknown column, a bad option, no model configured), 3 no verdict: the process
+running the check ended before it wrote its report (the metric called
+``os._exit``, or was killed), 130 interrupted (Ctrl-C).
+
+Importing this package imports nothing else: ``main`` imports the rest when it
+runs (the exit codes are in :mod:`.exits`).
+
+Modules::
+
+    parse.py      the arguments; argparse's refusals in the user's words
+    job.py        every option checked into one Job (its RunOptions) for the child
+    sources.py    the user's files read, never run, before the child starts
+    supervise.py  the child process: started, watched, limited; the exit code
+    child.py      what runs in the child: load the code, run the check, report
+    json_out.py   strict JSON for --json (no NaN, no Infinity)
+    exits.py      the exit codes; what is said when there is no passing report
+    __main__.py   ``python -m skynet_jupyter.cli``
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``skynet-check`` with ``argv`` (default: the command line); return the exit code.
+
+    argparse's own ends (``--help``, an argument it refuses) raise ``SystemExit``.
+    """
+    from ..i18n import resolve_lang
+    from .exits import UsageProblem, usage
+    from .job import job_from
+    from .parse import parse
+    from .supervise import supervise
+
+    raw = list(sys.argv[1:] if argv is None else argv)
+    args = parse(raw)
+    lang = resolve_lang(args.lang)
+    try:
+        job = job_from(args, lang)
+    except UsageProblem as problem:
+        return usage(str(problem), args.json)
+    return supervise(job, args.load_timeout)

@@ -1,0 +1,202 @@
+"""The child process of ``skynet-check``: load the user's code, run the check, send one verdict.
+
+It gets its :class:`~.job.Job` pickled on stdin and answers on stdout, one
+JSON message a line: ``loading`` (a file is being imported: the parent's load
+time limit runs) and ``loaded``, then one last message: ``done`` (with the
+report, already laid out or as the strict JSON document), ``usage`` (a
+sentence), ``interrupted`` or ``crashed``.  Everything else written to its
+stdout, even from C, goes to its stderr.
+
+Started as ``python -c`` (see :data:`.supervise.CHILD`), never imported by the
+parent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pickle
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.model_settings import ModelSettings
+from ..i18n import t
+from .exits import EXIT_NO_VERDICT
+from .job import Job
+from .sources import run_file
+
+__all__ = ["main"]
+
+Message = dict[str, Any]
+
+
+def main() -> None:
+    """The child's whole life: its last act is sending one message, then exiting at once."""
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")  # the verdict goes only here
+    os.dup2(2, 1)  # everything else written to stdout, even from C, goes to stderr
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+
+    def send(message: Message) -> None:
+        channel.write(json.dumps(message, ensure_ascii=True, allow_nan=False) + "\n")
+        channel.flush()
+
+    # From the parent, which started this process with the same Python and package.
+    job = pickle.loads(sys.stdin.buffer.read())
+    assert isinstance(job, Job)
+    parent = os.getppid()
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    try:
+        message = _check(job, send)
+    except KeyboardInterrupt:  # Ctrl-C while loading, before the engine could keep cases
+        message = {"event": "interrupted"}
+    except BaseException as exc:  # our own fault: say so in one line, never a silence
+        message = {
+            "event": "crashed",
+            "message": t("cli.crashed", job.lang, error=f"{type(exc).__name__}: {exc}"),
+        }
+    sys.stdout.flush()
+    sys.stderr.flush()
+    send(message)
+    channel.close()
+    # At once: threads the check abandoned (a hung metric) must not hold the exit.
+    os._exit(0)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this child if skynet-check itself ends (even by SIGKILL): no orphan keeps working."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(EXIT_NO_VERDICT)
+
+
+def _check(job: Job, send: Callable[[Message], None]) -> Message:
+    from ..core.contract import METRIC_LOADS, ContractError
+    from ..core.dataset import DataError
+    from ..core.metric import SourceFileError, load_function, load_metric
+    from ..run.engine import execute
+    from ..show.render import report_text
+    from .json_out import strict_document, strict_json
+
+    lang, options = job.lang, job.options
+    run = options.run
+    if isinstance(run, str):
+        path_text = run_file(run)
+        send({"event": "loading", "path": path_text})
+        try:
+            run = load_function(run)
+        except SourceFileError as problem:
+            return _usage(problem.message(lang))
+        except AttributeError as problem:
+            return _usage(_no_function(problem, path_text, lang))
+        except FileNotFoundError as problem:
+            return _usage(str(problem))
+        except (Exception, SystemExit) as exc:  # sys.exit() at import is a failure to load
+            return _usage(_load_failure(path_text, exc, lang))
+    send({"event": "loading", "path": job.metric})
+    metric: Any
+    try:
+        metric = load_metric(Path(job.metric))
+    except ContractError as problem:
+        if problem.step != METRIC_LOADS:  # it loads, but breaks the contract: the report says
+            metric = Path(job.metric)
+        else:  # a file that does not load is a usage error naming the file (and the line)
+            reason = problem.message(lang)
+            if problem.message_id.startswith("loads."):
+                reason = t("cli.metric_failed", lang, path=job.metric, reason=reason)
+            return _usage(reason)
+    send({"event": "loaded"})
+    # The run function loaded once, here (so its failures are usage errors): not again.
+    options = dataclasses.replace(options, run=run, models=_models(options.models, job.api_base))
+    try:
+        report = execute(job.kind, metric, job.data, options, on_event=None, run_cache=None)
+    except DataError as problem:
+        return _usage(problem.message(lang))
+    except ValueError as problem:
+        return _usage(str(problem))
+    missing_model = _missing_model(report)
+    if missing_model is not None:
+        from ..core.contract import NO_MODEL_HINTS
+
+        hint = t(NO_MODEL_HINTS[missing_model], lang)
+        return _usage(t("cli.no_model", lang, hint=hint, option=f"--{missing_model}-model"))
+    if job.as_json:
+        output = strict_json(strict_document(report))
+    else:  # laid out for the parent's stdout (this process's stdout is a pipe)
+        output = report_text(report, width=job.width)
+    return {
+        "event": "done",
+        "passed": report.passed,
+        "interrupted": report.interrupted,
+        "output": output,
+    }
+
+
+def _models(given: ModelSettings | None, api_base: str | None) -> ModelSettings:
+    """The models of this check: the options over the environment, at --api-base if given."""
+    from ..models.settings import current_settings
+
+    settings = current_settings(given)
+    if api_base is None:
+        return settings
+
+    def at_base(model: Any) -> Any:
+        # A dict model is litellm's completion arguments: the key still comes from the
+        # environment (litellm reads it), never from us.
+        return {"model": model, "api_base": api_base} if isinstance(model, str) else model
+
+    return ModelSettings(
+        task_model=at_base(settings.task_model),
+        metric_model=at_base(settings.metric_model),
+        reflection_model=at_base(settings.reflection_model),
+    )
+
+
+def _usage(message: str) -> Message:
+    return {"event": "usage", "message": message}
+
+
+def _no_function(problem: AttributeError, path: str, lang: str) -> str:
+    """The run file lacks the function named after ':', in ``lang``: what it does define."""
+    module = problem.obj
+    if getattr(module, "__file__", None) != str(Path(path).resolve()):
+        return str(problem)  # raised by the file's own code while it loaded: as it is
+    defined = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")]
+    return t(
+        "cli.no_function",
+        lang,
+        path=path,
+        name=repr(problem.name),
+        defined=", ".join(defined) or t("cli.nothing_callable", lang),
+    )
+
+
+def _load_failure(path: str, exc: BaseException, lang: str) -> str:
+    """One sentence for a run file that fails to import: the file, the line, the error."""
+    import traceback
+
+    if isinstance(exc, SyntaxError):
+        return t("cli.syntax_error", lang, path=path, line=exc.lineno or 0, error=exc.msg)
+    resolved = str(Path(path).resolve())
+    lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == resolved]
+    from ..core.secrets import redact
+
+    error = redact(f"{type(exc).__name__}: {exc}")
+    return t("cli.run_failed", lang, path=path, line=lines[-1] if lines else "?", error=error)
+
+
+def _missing_model(report: Any) -> str | None:
+    """'metric' or 'task' when a case failed because llm() had no model to ask."""
+    from ..core.contract import NOT_CONFIGURED
+
+    for case in report.cases:
+        for text in (case.traceback, case.error):
+            found = NOT_CONFIGURED.search(text or "")
+            if found is not None:
+                return found["role"]
+    return None

@@ -1,0 +1,229 @@
+"""The parent's side of ``skynet-check``: start the child, watch it, print its verdict.
+
+The check runs in a child process (:mod:`.child`) that this one supervises.
+Whatever the metric does to its own process (``os._exit(0)``, a signal, a hang
+while it is imported), this process still sees that no report was written,
+and only it writes to stdout: the child's stdout is its stderr, so prints from
+the metric or the run function never mix with the report or the JSON document.
+
+It enforces the load time limit (importing the user's files), ends the child
+and what it started on every way out (Ctrl-C twice, SIGTERM, SIGHUP), and
+turns the outcome into the exit code.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import pickle
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Any
+
+from ..i18n import t
+from ..show.progress_line import ProgressLine, running_title
+from .exits import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NO_VERDICT,
+    EXIT_PASSED,
+    no_pass,
+    usage,
+)
+from .job import Job
+
+__all__ = ["CHILD", "supervise"]
+
+CHILD = "from skynet_jupyter.cli.child import main; main()"  # the child's program
+_GRACE_S = 5.0  # how long the child may take to exit once its report is in
+
+Message = dict[str, Any]
+
+
+def supervise(job: Job, load_timeout: float) -> int:
+    """Run the job in a child process; its verdict, or exit 3 if it gave none."""
+    lang, as_json = job.lang, job.as_json
+    running = running_title(job.kind, lang)
+    # On a terminal only (never in a pipe, a file or --json): erased before any output.
+    if job.width:
+        progress = ProgressLine(running, lang)
+    else:
+        progress = ProgressLine(running, lang, io.StringIO())  # not a terminal: inactive
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        # The user's prints and our warnings reach the terminal as they happen: straight
+        # through, or, under a progress line, passed on by us once the line is erased.
+        stderr=subprocess.PIPE if progress.active else None,
+        # Its own process group: leftovers (a hung worker process) are ended with it.
+        process_group=0 if os.name == "posix" else None,
+    )
+    passing_on = None
+    if child.stderr is not None:
+        passing_on = threading.Thread(target=_pass_on_stderr, args=(child, progress), daemon=True)
+        passing_on.start()
+    progress.show()
+    messages: queue.Queue[Message | None] = queue.Queue()
+    threading.Thread(target=_read_messages, args=(child, messages), daemon=True).start()
+    assert child.stdin is not None
+    try:
+        child.stdin.write(pickle.dumps(job))
+        child.stdin.close()
+    except OSError:
+        pass  # the child already died: its end is read below
+    loading: Message | None = None
+    deadline = math.inf
+    interrupted = False
+    ended = 0.0  # when the child was first seen to have exited
+    previous_handlers = _end_with_us()
+    try:
+        while True:
+            try:
+                message = messages.get(timeout=max(0.0, min(deadline - time.monotonic(), 1.0)))
+            except queue.Empty:
+                # Ended without a word, though something it started may hold its channel
+                # open (so no end of file comes): past a short grace, that is no verdict.
+                if child.poll() is not None:
+                    ended = ended or time.monotonic()
+                    if time.monotonic() - ended > _GRACE_S:
+                        return _no_verdict(child, lang, as_json, progress)
+                if loading is not None and time.monotonic() >= deadline:
+                    _end(child)
+                    progress.clear()
+                    seconds = f"{load_timeout:g}"
+                    said = t("cli.load_timeout", lang, path=loading["path"], seconds=seconds)
+                    return usage(said, as_json)
+                continue
+            except KeyboardInterrupt:
+                if interrupted:  # a second Ctrl-C: stop now
+                    _end(child)
+                    progress.clear()
+                    stopped = t("cli.interrupted", lang)
+                    return no_pass("interrupted", stopped, EXIT_INTERRUPTED, as_json)
+                interrupted = True  # the first: the child stops and reports what it has
+                if child.poll() is None:
+                    child.send_signal(signal.SIGINT)
+                continue
+            if message is None:  # the child closed its channel: it ended
+                return _no_verdict(child, lang, as_json, progress)
+            event = message.get("event")
+            if event == "loading":
+                loading = message
+                deadline = time.monotonic() + load_timeout
+            elif event == "loaded":
+                loading, deadline = None, math.inf
+            else:
+                _wait_or_end(child)
+                if passing_on is not None:  # the child's last words come before the report
+                    passing_on.join(timeout=_GRACE_S)
+                progress.clear()
+                return _verdict(message, as_json, lang)
+    finally:
+        _end(child)
+        _restore(previous_handlers)
+        progress.clear()
+
+
+def _pass_on_stderr(child: subprocess.Popen[bytes], progress: ProgressLine) -> None:
+    """Copy the child's stderr to ours, erasing the progress line first (then showing it again)."""
+    assert child.stderr is not None
+    out = sys.stderr.buffer
+    while chunk := child.stderr.read1(65536):  # type: ignore[attr-defined]
+        progress.clear()
+        try:
+            out.write(chunk)
+            out.flush()
+        except (OSError, ValueError):
+            continue  # our stderr is gone: keep draining, or the child would block
+        if chunk.endswith(b"\n"):
+            progress.show()
+
+
+def _read_messages(child: subprocess.Popen[bytes], into: queue.Queue[Message | None]) -> None:
+    assert child.stdout is not None
+    for line in child.stdout:
+        try:
+            into.put(json.loads(line))
+        except ValueError:
+            continue  # not one of ours (cannot happen: the child's stdout is its stderr)
+    into.put(None)
+
+
+def _verdict(message: Message, as_json: bool, lang: str) -> int:
+    event = message["event"]
+    if event == "interrupted":
+        return no_pass("interrupted", t("cli.interrupted", lang), EXIT_INTERRUPTED, as_json)
+    if event == "usage":
+        return usage(message["message"], as_json)
+    if event == "crashed":
+        return no_pass("crashed", message["message"], EXIT_NO_VERDICT, as_json)
+    # "done": the report, as text or as the (already strict) JSON document
+    if as_json:
+        sys.stdout.write(message["output"] + "\n")
+    else:
+        print(message["output"])
+    if message["interrupted"]:
+        return EXIT_INTERRUPTED
+    return EXIT_PASSED if message["passed"] else EXIT_FAILED
+
+
+def _no_verdict(
+    child: subprocess.Popen[bytes], lang: str, as_json: bool, progress: ProgressLine
+) -> int:
+    code = child.wait()
+    progress.clear()  # once it has ended: nothing it writes can show the line again
+    if code < 0:
+        try:
+            how = t("cli.ended_by_signal", lang, signal=signal.Signals(-code).name)
+        except ValueError:
+            how = t("cli.ended_by_signal", lang, signal=-code)
+    else:
+        how = t("cli.ended_with_code", lang, code=code)
+    return no_pass("no_verdict", t("cli.no_verdict", lang, how=how), EXIT_NO_VERDICT, as_json)
+
+
+def _end_with_us() -> dict[int, Any]:
+    """On SIGTERM or SIGHUP (a CI job cancelled, a terminal closed), end the child too.
+
+    The child has its own process group, so these signals do not reach it by
+    themselves: leaving it running would leave paid model calls running.
+    """
+
+    def stop(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)  # unwinds through supervise's finally: _end(child)
+
+    previous: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread() or os.name != "posix":
+        return previous
+    for number in (signal.SIGTERM, signal.SIGHUP):
+        previous[number] = signal.signal(number, stop)
+    return previous
+
+
+def _restore(handlers: dict[int, Any]) -> None:
+    for number, handler in handlers.items():
+        signal.signal(number, handler)
+
+
+def _wait_or_end(child: subprocess.Popen[bytes]) -> None:
+    # Past the grace, _end stops it: its report is in, what it left running is not needed.
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        child.wait(timeout=_GRACE_S)
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    """Stop the child and anything it started (its process group)."""
+    if os.name == "posix":
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(child.pid, signal.SIGKILL)
+    elif child.poll() is None:
+        child.kill()
+    child.wait()

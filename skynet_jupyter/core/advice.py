@@ -1,0 +1,413 @@
+"""Advice on the feedback text itself: the optimizer learns from it.
+
+GEPA, DSPy GEPA and Auto read only the feedback string to write the next
+version of the artifact, so a metric that scores well but says "Wrong." teaches
+them nothing.  ``advise`` reads the cases of a report and returns one advisory
+step, ``feedback_advice``, that never fails the check.  It flags:
+
+- empty feedback, and generic feedback ("Wrong.", "OK", "Bad format.", "Faux.",
+  "Errado." and their like, in English, French and Portuguese, whatever the
+  case and punctuation) on a case without full marks;
+- the same feedback on cases with different scores;
+- a score that does not vary across the cases (two or more of them);
+- on a low score, feedback that says nothing about what a correct output looks
+  like: it names no expected value, quotes no value other than the output, and
+  has none of the words that describe a target ("expected", "should",
+  "missing", "attendu", "doit", "esperado", "deve", ...).
+
+Definitions:
+
+- **Full marks** is the higher of 1.0 and the best score seen in the report:
+  scores are usually 0..1, and a metric on another scale shows its top when
+  some case reaches it.
+- A **low** score is below half of full marks.
+- For a metric with a ``REWARD_SPEC`` the advice reads the ``accuracy`` part
+  (``scores["accuracy"]``): speed and cost vary from run to run and are measured
+  by Skynet, while the feedback is about accuracy.
+
+The step is always there, so every view shows what the check looked at: with
+nothing to flag it passes and says "no advice" (naming how many cases it read),
+and when no case returned a valid pair it is skipped and says there was no
+feedback to read.  Only cases that returned a valid pair are read; a check whose
+metric fails to load stops before any case runs, and before this step.  An
+evaluation's advice reads its first ``ADVICE_CASES`` such cases: advice is about
+the metric's habits, which a few hundred cases show, and reading every one of
+100,000 would cost more than the run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..i18n import t
+from .contract import FEEDBACK_ADVICE, short_repr, step_title
+from .report import ADVICE, PASSED, SKIPPED, CaseResult, CheckReport, Step
+
+ADVICE_CASES = 500
+
+LOW_FRACTION = 0.5  # a score below this share of full marks is "low"
+SHOWN_CASES = 5  # case numbers listed per flag before "+N more"
+EXAMPLE_CHARS = 40  # longer values make the suggested sentence a pattern instead
+_TOLERANCE = 1e-9
+
+
+def _vocabulary(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Words that, on their own, say nothing about a case: a feedback made only of
+# these (and numbers) is generic.  Accents are stripped before comparing.
+_GENERIC_WORDS = _vocabulary(
+    """
+    wrong incorrect bad invalid error errors fail failed failure fails mismatch mismatched
+    not no nope ok okay fine good great nice correct right yes pass passed true false none
+    the a an is was it this that output answer result response prediction label format
+    formatted formatting value try again score zero very totally completely poor sorry does
+    doesn doesn't do did match matches matching unexpected na n t s valid json wrongly
+    faux fausse incorrecte mauvais mauvaise invalide erreur echec rate ratee non pas bien bon
+    bonne correcte juste vrai oui la le les l un une est c reponse sortie resultat etiquette
+    valeur reessayez encore tres totalement ne correspond de du mal valide
+    errado errada incorreto incorreta ruim invalida erro falha falhou nao bom boa certo certa
+    correto correta sim o os as e um uma resposta saida resultado formato rotulo valor tente
+    novamente muito da do corresponde errou valido valida
+    """
+)
+
+# Words that describe what a correct output looks like.
+_TARGET_WORDS = _vocabulary(
+    """
+    expected expect expects expecting should must need needs needed needing required requires
+    require correct correctly instead rather missing lacks lacking want wanted ought use valid
+    include includes contain contains mention
+    attendu attendue attendus attendues attendait doit doivent devrait devraient faut manque
+    manquent correcte correctement plutot lieu requis requise necessaire valide utilisez
+    contenir inclure mentionner
+    esperado esperada esperados esperadas esperava deve devem deveria precisa precisam falta
+    faltam correto correta corretamente vez necessario necessaria obrigatorio valido valida
+    use incluir conter mencionar
+    """
+)
+
+_QUOTED = re.compile(r"(?<!\w)'([^']+)'(?!\w)|\"([^\"]+)\"|«\s*([^»]+?)\s*»|“([^”]+)”|`([^`]+)`")
+
+
+@lru_cache(maxsize=4096)  # the same feedback comes back case after case
+def _plain(text: str) -> str:
+    """Case-folded text without accents, punctuation or repeated spaces."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(re.sub(r"[^\w.]+|(?<!\d)\.|\.(?!\d)", " ", bare).split())
+
+
+def _words(text: str) -> list[str]:
+    return _plain(text).split()
+
+
+@lru_cache(maxsize=4096)  # a metric says the same few things case after case
+def is_generic(feedback: str) -> bool:
+    """True when ``feedback`` is empty or made only of words that say nothing specific."""
+    words = _words(feedback)
+    return all(word in _GENERIC_WORDS or _is_number(word) for word in words)
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _leaves(value: Any) -> Iterable[str]:
+    """The scalar values inside ``value`` as text (the expected value(s) of a case)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None and not isinstance(value, bool):
+        text = str(value).strip()
+        if text:
+            yield text
+
+
+def _mentions(feedback: str, value: str) -> bool:
+    needle = _plain(value)
+    if not needle:
+        return False
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", _plain(feedback)) is not None
+
+
+def names_target(feedback: str, case: CaseResult) -> bool:
+    """True when ``feedback`` says something about what a correct output looks like."""
+    output = case.output if isinstance(case.output, str) else None
+    return _names_target(feedback, tuple(_leaves(case.expected)), output)
+
+
+@lru_cache(maxsize=4096)  # the same feedback, expected value and output come back often
+def _names_target(feedback: str, expected: tuple[str, ...], output_text: str | None) -> bool:
+    """:func:`names_target` on what it reads of the case: the expected values, the output's text."""
+    if any(word in _TARGET_WORDS for word in _words(feedback)):
+        return True
+    if any(_mentions(feedback, value) for value in expected):
+        return True
+    output = _plain(output_text) if output_text is not None else None
+    for match in _QUOTED.finditer(feedback):
+        quoted = _plain(next(group for group in match.groups() if group is not None))
+        if quoted and quoted != output:
+            return True
+    return False
+
+
+def _quality(case: CaseResult, reward: bool) -> float:
+    if reward and "accuracy" in case.scores:
+        return case.scores["accuracy"]
+    return case.score  # type: ignore[return-value]
+
+
+def advise(report: CheckReport, data: Any = None) -> Step:
+    """The ``feedback_advice`` step for ``report``: advice, "no advice", or nothing to read.
+
+    ``data`` is what :func:`~skynet_jupyter.load_cases` returned (its notes say
+    which CSV/TSV columns look like JSON but were read as text).
+    """
+    lang = report.lang
+    title = step_title(FEEDBACK_ADVICE, lang)
+    cases = list(
+        itertools.islice(
+            (case for case in report.cases if case.score is not None and case.feedback is not None),
+            ADVICE_CASES,
+        )
+    )
+    data_flags = _json_like_flags(report, getattr(data, "json_like", ()))
+    if not cases:
+        if data_flags:  # the data may be why no case returned a pair: say so still
+            hint = t("advice.data_hint", lang)
+            message = " ".join(data_flags)
+            return Step(FEEDBACK_ADVICE, title, ADVICE, message, hint)
+        return Step(
+            id=FEEDBACK_ADVICE, title=title, status=SKIPPED, message=t("advice.no_cases", lang)
+        )
+    reward = report.reward_spec is not None
+    quality = {case.index: _quality(case, reward) for case in cases}
+    full = max(1.0, *quality.values())
+    low = LOW_FRACTION * full
+
+    empty: list[CaseResult] = []
+    generic: list[CaseResult] = []
+    no_target: list[CaseResult] = []
+    for case in cases:
+        value = quality[case.index]
+        feedback = case.feedback or ""
+        if value >= full - _TOLERANCE:
+            continue
+        if not feedback.strip():
+            empty.append(case)
+        elif is_generic(feedback):
+            generic.append(case)
+        elif value < low and not names_target(feedback, case):
+            no_target.append(case)
+
+    # What the data does to the metric first: it explains the rest.
+    flags: list[str] = [*data_flags, *_type_flags(cases, quality, full, lang)]
+    about_data = len(flags)
+    flagged: list[int] = []
+    if about_data > len(data_flags):  # a type mismatch holds on every case read
+        flagged.extend(case.index for case in cases)
+
+    def flag(message: str, group: Sequence[CaseResult]) -> None:
+        flags.append(message)
+        flagged.extend(case.index for case in group)
+
+    if empty:
+        flag(
+            t("advice.empty", lang, cases=_case_list(empty, lang), example=_example(empty, lang)),
+            empty,
+        )
+    for feedback, group in _by_feedback(generic).items():
+        flag(
+            t(
+                "advice.generic",
+                lang,
+                cases=_case_list(group, lang),
+                feedback=short_repr(feedback),
+                example=_example(group, lang),
+            ),
+            group,
+        )
+    for feedback, group in _by_feedback(cases).items():
+        values = {round(quality[case.index], 9) for case in group}
+        if feedback.strip() and len(values) > 1:
+            flag(
+                t(
+                    "advice.same_feedback",
+                    lang,
+                    cases=_case_list(group, lang),
+                    feedback=short_repr(feedback),
+                    scores=_score_list(group, quality, lang),
+                ),
+                group,
+            )
+    distinct = {round(value, 9) for value in quality.values()}
+    if len(cases) >= 2 and len(distinct) == 1:
+        constant = (
+            "advice.constant_accuracy"
+            if reward and _all_have_accuracy(cases)
+            else "advice.constant_score"
+        )
+        score = f"{next(iter(distinct)):.3g}"
+        flag(t(constant, lang, count=len(cases), score=score), cases)
+    if no_target:
+        flag(
+            t(
+                "advice.no_target",
+                lang,
+                cases=_case_list(no_target, lang),
+                example=_example(no_target, lang),
+            ),
+            no_target,
+        )
+    if not flags:
+        # Shown as a passed step, so a reader told to look at it finds it.
+        message = t("advice.none", lang, count=len(cases))
+        return Step(id=FEEDBACK_ADVICE, title=title, status=PASSED, message=message)
+    only_data = len(flags) == about_data
+    return Step(
+        id=FEEDBACK_ADVICE,
+        title=title,
+        status=ADVICE,
+        message=" ".join(flags),
+        hint=t("advice.data_hint" if only_data else "advice.hint", lang),
+        cases=tuple(sorted(set(flagged))),
+    )
+
+
+def _json_like_flags(report: CheckReport, columns: Sequence[str]) -> list[str]:
+    """One sentence for the text columns that look like JSON and reach the metric as text."""
+    examples: dict[str, str] = {}
+    for case in report.cases:
+        if len(examples) == len(columns):
+            break
+        for part in (case.input, case.expected or {}):
+            for name in columns:
+                if name not in examples and isinstance(part.get(name), str):
+                    examples[name] = part[name]
+    if not examples:  # those columns are not given to the metric (e.g. left out of inputs)
+        return []
+    names = [name for name in columns if name in examples]
+    first = examples[names[0]]
+    return [
+        t(
+            "advice.json_like",
+            report.lang,
+            columns=", ".join(repr(name) for name in names),
+            count=len(names),
+            example=short_repr(first if len(first) <= EXAMPLE_CHARS else first[:EXAMPLE_CHARS]),
+            names=", ".join(repr(name) for name in names),
+            option=",".join(names),
+        )
+    ]
+
+
+def _kind(value: Any) -> str | None:
+    """'text', 'number' or 'bool' for a scalar (NumPy's too); None for anything else."""
+    if hasattr(value, "item") and not isinstance(value, str | int | float):
+        value = value.item()
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    return None
+
+
+def _type_flags(
+    cases: Sequence[CaseResult], quality: dict[int, float], full: float, lang: str
+) -> list[str]:
+    """Expected values whose type never matches the output's, on cases without full marks.
+
+    A str output never equals an int expected value, so such a metric scores
+    zero on every case; a metric that converts them reaches full marks
+    somewhere and is not flagged.
+    """
+    if any(quality[case.index] >= full - _TOLERANCE for case in cases):
+        return []
+    keys = list(cases[0].expected or {})
+    flags = []
+    for key in keys:
+        pairs = []
+        for case in cases:
+            expected = (case.expected or {}).get(key)
+            got, want = _kind(case.output), _kind(expected)
+            if got is None or want is None or got == want:
+                break
+            pairs.append((case.output, expected))
+        else:
+            output, expected = pairs[0]
+            flags.append(
+                t(
+                    "advice.type_mismatch",
+                    lang,
+                    output_type=type(output).__name__,
+                    expected_type=type(expected).__name__,
+                    where=f"expected[{key!r}]",
+                )
+            )
+    return flags
+
+
+def _all_have_accuracy(cases: Sequence[CaseResult]) -> bool:
+    return all("accuracy" in case.scores for case in cases)
+
+
+def _by_feedback(cases: Sequence[CaseResult]) -> dict[str, list[CaseResult]]:
+    """Cases grouped by their feedback, compared without case, accents or punctuation."""
+    groups: dict[str, list[CaseResult]] = {}
+    first: dict[str, str] = {}
+    for case in cases:
+        key = _plain(case.feedback or "")
+        text = first.setdefault(key, case.feedback or "")
+        groups.setdefault(text, []).append(case)
+    return groups
+
+
+def _case_list(cases: Sequence[CaseResult], lang: str) -> str:
+    """'case 2' or 'cases 0, 1, 4' (with '+N more' past a handful)."""
+    ids = [str(case.index) for case in cases]
+    shown = ", ".join(ids[:SHOWN_CASES])
+    if len(ids) > SHOWN_CASES:
+        shown += " " + t("advice.more", lang, count=len(ids) - SHOWN_CASES)
+    return t("advice.case" if len(ids) == 1 else "advice.cases", lang, ids=shown)
+
+
+def _score_list(cases: Sequence[CaseResult], quality: dict[int, float], lang: str) -> str:
+    """The scores of the cases `_case_list` names, in the same order: case 2 -> first score."""
+    shown = ", ".join(f"{quality[case.index]:.3g}" for case in cases[:SHOWN_CASES])
+    if len(cases) > SHOWN_CASES:
+        shown += " " + t("advice.more", lang, count=len(cases) - SHOWN_CASES)
+    return shown
+
+
+def _example(cases: Sequence[CaseResult], lang: str) -> str:
+    """A better feedback sentence: with the case's own values for a one-value label."""
+    for case in cases:
+        values = list(case.expected.values()) if case.expected else []
+        if len(values) == 1 and _is_scalar(values[0]) and _is_scalar(case.output):
+            want, got = short_repr(values[0]), short_repr(case.output)
+            if len(want) <= EXAMPLE_CHARS and len(got) <= EXAMPLE_CHARS:
+                return t("advice.example", lang, expected=want, output=got)
+    return t("advice.example_no_expected", lang)
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+__all__ = ["advise", "is_generic", "names_target"]

@@ -1,0 +1,95 @@
+"""``import skynet``: the helper module, wherever metric code runs.
+
+A metric file starts with ``from skynet import llm``.  ``import skynet`` gives
+:mod:`skynet_jupyter.helper.skynet` itself (a real file: tracebacks and
+editors show its path), never a copy:
+
+- :func:`install_skynet_module` puts it in ``sys.modules["skynet"]`` (the
+  notebook extension, checks, worker processes and Dask workers call it),
+  unless an installed ``skynet`` package provides the helpers;
+- :class:`SkynetFinder`, appended to ``sys.meta_path`` by ``import
+  skynet_jupyter``, makes the same import work in the author's own tests,
+  editors and scripts.  It sits at the *end* of ``sys.meta_path``, so it
+  answers only when no installed package is named ``skynet``: a real Skynet
+  install is never shadowed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+from collections.abc import Sequence
+
+__all__ = ["SkynetFinder", "install_finder", "install_skynet_module", "uninstall_skynet_module"]
+
+NAME = "skynet"
+HELPERS = ("llm", "reward", "observation", "service_cost")
+
+
+def _helpers() -> types.ModuleType:
+    from ..helper import skynet as skynet_helpers
+
+    return skynet_helpers
+
+
+class _SkynetLoader(importlib.abc.Loader):
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> None:
+        """The default placeholder: :meth:`exec_module` puts the real module in its place."""
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        # The import system returns what sys.modules holds once this returns (a module
+        # may replace itself there): the helpers' own module, not a copy of it.
+        sys.modules[module.__name__] = _helpers()
+
+
+class SkynetFinder(importlib.abc.MetaPathFinder):
+    """Finds ``skynet`` (the helpers) when nothing before it on the path does."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None = None,
+        target: types.ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname != NAME:
+            return None
+        return importlib.machinery.ModuleSpec(NAME, _SkynetLoader(), origin="skynet_jupyter")
+
+
+def install_finder() -> None:
+    """Append the finder once (importing the package twice must not add two)."""
+    if not any(isinstance(finder, SkynetFinder) for finder in sys.meta_path):
+        sys.meta_path.append(SkynetFinder())
+
+
+def install_skynet_module() -> types.ModuleType:
+    """Make ``import skynet`` give the helpers, unless a real ``skynet`` has them."""
+    existing = sys.modules.get(NAME)
+    if existing is not None:
+        return existing
+    try:
+        found = importlib.util.find_spec(NAME)
+    except (ImportError, ValueError):
+        found = None
+    if found is not None and not isinstance(found.loader, _SkynetLoader):
+        try:
+            real = importlib.import_module(NAME)
+        except Exception:  # a broken package named skynet: use ours
+            real = None
+        if real is not None and all(hasattr(real, name) for name in HELPERS):
+            return real
+        sys.modules.pop(NAME, None)
+    module = _helpers()
+    sys.modules[NAME] = module
+    return module
+
+
+def uninstall_skynet_module() -> None:
+    """Undo :func:`install_skynet_module` (only if the module is ours)."""
+    module = sys.modules.get(NAME)
+    if module is not None and getattr(module, "__skynet_jupyter__", False):
+        del sys.modules[NAME]

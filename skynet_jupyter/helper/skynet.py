@@ -1,0 +1,101 @@
+"""The ``skynet`` helper module: ``llm``, ``reward``, ``observation``, ``service_cost``.
+
+Metric code does ``from skynet import llm, reward, observation, service_cost``:
+``import skynet`` gives this very module (``sys.modules["skynet"]`` is
+``skynet_jupyter.helper.skynet``, installed by ``core/skynet_import.py``), so
+tracebacks and editors show this file.  Inside a check those names read the
+current case's context (``case_context.current_case``, set by the engine in
+the thread that runs the case): ``llm()`` called from ``run(artifact, input)``
+goes to the task model and counts toward the run's cost; called from the
+metric it goes to the metric model (default: the reflection model) and counts
+apart, as the judge's cost.
+
+This module's namespace *is* the ``skynet`` module users see: it holds the
+helpers and little else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.reward import RewardSpec
+from ..models.case_context import METRIC, NOT_MEASURED, Observation, current_case
+from ..models.settings import ModelNotConfigured, current_settings
+
+__all__ = ["Observation", "llm", "observation", "reward", "service_cost"]
+
+__skynet_jupyter__ = True  # provided by skynet_jupyter, not a real Skynet install
+
+
+def llm(instructions: str, input: Any = None, **options: Any) -> str:
+    """Ask a model: the task model inside ``run``, the metric model inside ``score``.
+
+    ``instructions`` are the system message, ``input`` the user message (data is
+    sent as JSON).  ``options`` (``temperature=0``, ``max_tokens=...``,
+    ``num_retries=...``) go to litellm.  Returns the model's text.  Outside a
+    check, the task model answers (the metric model when no task model is set).
+    A provider error raises ``ModelCallError`` with the provider's message
+    (secrets redacted).
+    """
+    from ..models import llm as _llm  # litellm itself is imported at the first litellm call
+
+    ctx = current_case.get()
+    settings = ctx.models if ctx is not None else current_settings()
+    judging = ctx is not None and ctx.phase == METRIC
+    model = settings.judge_model if judging else settings.task_model
+    if model is None and ctx is None:
+        # Outside a check (a metric's own unit test, say) any configured model answers.
+        model = settings.judge_model
+    if model is None:
+        raise ModelNotConfigured("metric" if judging else "task")
+    usage = None if ctx is None else ctx.usage(judging)
+    try:
+        reply = _llm.complete(model, instructions, input, **options)
+    except _llm.ModelCallError as error:
+        if usage is not None:
+            usage.retries += error.retries
+            if error.kind == "Timeout":
+                usage.cost_known = False  # the provider may have done, and billed, the work
+        raise
+    if usage is not None:
+        usage.add(reply.input_tokens, reply.output_tokens, reply.cost_usd)
+        usage.retries += reply.retries
+        if reply.stand_in:
+            usage.stand_in_calls += 1
+    return reply.text
+
+
+def observation() -> Observation:
+    """The current case's measurements (all "not measured" outside a check)."""
+    ctx = current_case.get()
+    return NOT_MEASURED if ctx is None else ctx.observation
+
+
+def service_cost() -> float | None:
+    """The US-dollar cost of the model calls made by this case's run, or None."""
+    return observation().cost_usd
+
+
+def reward(
+    spec: Any, accuracy: float, feedback: str = "", *, scores: dict[str, float] | None = None
+) -> tuple[float, dict[str, Any]]:
+    """Blend ``accuracy`` with the case's measured speed and cost per ``spec``.
+
+    Returns what ``score`` should return: the weighted reward and side
+    information whose ``"scores"`` hold the three 0..1 components (plus any
+    extra named ``scores``).  A part that was not measured scores 0 and the
+    feedback gains a sentence saying so.
+    """
+    parsed = RewardSpec.from_dict(spec)
+    value = parsed.check_accuracy(accuracy)
+    seen = observation()
+    parts = parsed.parts(value, seen.run_ms, seen.cost_usd)
+    notes = []
+    if not parts.speed_measured and parsed.weights["speed"] > 0:
+        notes.append("Speed was not measured for this case, so its part of the reward is 0.")
+    if not parts.cost_measured and parsed.weights["cost"] > 0:
+        notes.append("Cost was not measured for this case, so its part of the reward is 0.")
+    text = " ".join(part for part in (str(feedback).strip(), *notes) if part)
+    named = dict(scores or {})
+    named.update(accuracy=parts.accuracy, speed=parts.speed, cost=parts.cost)
+    return parts.value, {"feedback": text, "scores": named}

@@ -1,0 +1,104 @@
+"""Messages in English, French and Portuguese.
+
+Every sentence a person reads comes from a catalog (``en.py``, ``fr.py``,
+``pt.py``): one dict per language, the same keys in each, and every id written
+out where it is used (``tests/i18n/test_message_ids.py`` holds them to that).  The
+language is chosen by ``lang=``, else ``SKYNET_LANG``, else the locale, else
+English.
+
+A message that shows a count has a form per plural category instead of one
+string: ``{"one": "{count} case", "other": "{count} cases"}``, chosen by the
+``count=`` field (or by the field its ``"by"`` names, when a language's words
+agree with another number of the sentence).  ``"zero"``, when given, is the form
+for exactly 0 (French says "aucun cas" where "0 cas" reads badly).
+
+Modules::
+
+    en.py   the English catalog (the reference: every key is here)
+    fr.py   the French catalog
+    pt.py   the Portuguese catalog
+"""
+
+from __future__ import annotations
+
+import importlib
+import locale
+import numbers
+import os
+from collections.abc import Mapping
+from functools import cache
+
+LANGUAGES = ("en", "fr", "pt")
+
+# A catalog value: a sentence, or its forms by plural category (see the module's doc).
+Message = str | Mapping[str, str]
+PLURAL_FORMS = ("zero", "one", "other")
+
+
+def resolve_lang(lang: str | None = None) -> str:
+    """The language to use: ``lang`` if given, else ``SKYNET_LANG``, else the locale."""
+    for candidate in (lang, os.environ.get("SKYNET_LANG"), _locale_lang()):
+        if not candidate:
+            continue
+        code = candidate.strip().lower().replace("-", "_").split("_")[0]
+        if code in LANGUAGES:
+            return code
+        if candidate is lang:
+            raise ValueError(f"Unknown language {lang!r}: use one of {', '.join(LANGUAGES)}.")
+    return "en"
+
+
+def _locale_lang() -> str | None:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value
+    try:
+        return locale.getlocale()[0]
+    except ValueError:
+        return None
+
+
+@cache
+def catalog(lang: str) -> dict[str, Message]:
+    """The message catalog of one language (imported once)."""
+    messages: dict[str, Message] = importlib.import_module(f"skynet_jupyter.i18n.{lang}").MESSAGES
+    return messages
+
+
+def plural_category(lang: str, count: float) -> str:
+    """``"one"`` or ``"other"``: the plural category of ``count`` in ``lang``.
+
+    French says "0 cas, 1 cas" with the singular (one is below 2); English and
+    Portuguese only 1 (Portuguese as in Portugal: "0 casos").
+    """
+    if lang == "fr":
+        return "one" if abs(count) < 2 else "other"
+    return "one" if abs(count) == 1 else "other"
+
+
+def t(msg_id: str, lang: str | None = None, /, **fields: object) -> str:
+    """The message ``msg_id`` in ``lang``, with ``fields`` filled in.
+
+    A message with plural forms takes the one its count (``count=``, or the field
+    its ``"by"`` names) calls for in that language.
+    """
+    lang = lang or "en"
+    message = catalog(lang).get(msg_id)
+    if not message:  # not translated: the English words, with English plurals
+        lang, message = "en", catalog("en")[msg_id]
+    if not isinstance(message, str):
+        message = _plural_form(msg_id, message, lang, fields)
+    return message.format(**fields)
+
+
+def _plural_form(
+    msg_id: str, forms: Mapping[str, str], lang: str, fields: dict[str, object]
+) -> str:
+    by = forms.get("by", "count")
+    count = fields.get(by)
+    if not isinstance(count, numbers.Real):  # NumPy's integers too
+        raise TypeError(f"{msg_id} needs a number {by}= to choose its plural form, got {count!r}")
+    if count == 0 and "zero" in forms:
+        return forms["zero"]
+    return forms[plural_category(lang, float(count))]

@@ -1,0 +1,10 @@
+"""Calling models: which model answers ``llm()`` and how it is asked.
+
+Modules::
+
+    settings.py      configure(), the environment and %config: the settings in force
+    llm.py           one model call: litellm or a callable; ModelReply, ModelCallError
+    rate_limit.py    one rate limiter per model endpoint, shared by every thread
+    stand_in.py      StandInModel, the offline stand-in model
+    case_context.py  the current case: its models, phase (run or metric) and usage
+"""

@@ -1,0 +1,117 @@
+"""The current case's context: what ``skynet.llm()`` and ``observation()`` read.
+
+The engine sets :data:`current_case` (a ContextVar) in the thread that runs a
+case; the helpers in :mod:`skynet_jupyter.helper.skynet` read it: which
+models answer (the case carries them, so Dask workers see the same ones),
+whether the run or the metric is calling (``RUN`` / ``METRIC``), and the usage
+each phase adds up.  :class:`Observation` is what the run's measurements look
+like to the metric.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from ..core.model_settings import ModelSettings
+from ..core.observation import NOT_MEASURED, Observation
+
+__all__ = [
+    "METRIC",
+    "NOT_MEASURED",
+    "RUN",
+    "CaseContext",
+    "Observation",
+    "Usage",
+    "current_case",
+]
+
+RUN = "run"
+METRIC = "metric"
+
+
+class Usage:
+    """Model usage added up during one phase of one case (engine-owned, mutable).
+
+    ``retries``: rate-limit (429) answers retried, plus, for a call that failed,
+    the retries litellm made before giving up.
+    """
+
+    __slots__ = (
+        "calls",
+        "cost_known",
+        "cost_usd",
+        "input_tokens",
+        "output_tokens",
+        "retries",
+        "stand_in_calls",
+    )
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.retries = 0
+        self.stand_in_calls = 0
+        self.input_tokens = 0
+        self.output_tokens = 0
+        self.cost_usd = 0.0
+        self.cost_known = True
+
+    def add(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
+        self.calls += 1
+        self.input_tokens += input_tokens
+        self.output_tokens += output_tokens
+        if cost_usd is None:
+            self.cost_known = False
+        else:
+            self.cost_usd += cost_usd
+
+    @property
+    def cost(self) -> float | None:
+        return self.cost_usd if self.cost_known else None
+
+    def observation(self, run_ms: float) -> Observation:
+        """This usage as what ``observation()`` tells the metric, for a run of ``run_ms``."""
+        return Observation(
+            run_ms=run_ms,
+            cost_usd=self.cost,
+            model_calls=self.calls,
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            retries=self.retries,
+            stand_in_calls=self.stand_in_calls,
+        )
+
+
+class CaseContext:
+    """The per-case state that the helper functions read (engine-owned).
+
+    A worker thread keeps one and calls :meth:`start` for each case: cheaper
+    than a new context (and a ContextVar switch) per case.  Usage records are
+    made on the first model call of a phase: most cases make none.
+    """
+
+    __slots__ = ("judge_usage", "models", "observation", "phase", "run_usage")
+
+    def __init__(self, models: ModelSettings, phase: str = RUN) -> None:
+        self.models = models
+        self.start(phase)
+
+    def start(self, phase: str = RUN) -> None:
+        """Forget the previous case."""
+        self.phase = phase
+        self.run_usage: Usage | None = None
+        self.judge_usage: Usage | None = None
+        self.observation = NOT_MEASURED
+
+    def usage(self, judging: bool) -> Usage:
+        """The usage record of the judge's or the run's calls (made on first use)."""
+        if judging:
+            if self.judge_usage is None:
+                self.judge_usage = Usage()
+            return self.judge_usage
+        if self.run_usage is None:
+            self.run_usage = Usage()
+        return self.run_usage
+
+
+current_case: ContextVar[CaseContext | None] = ContextVar("skynet_case", default=None)
+"""The case running in this thread (None outside a check)."""

@@ -1,0 +1,410 @@
+"""Calling a model: a litellm model string or dict, or a plain callable.
+
+``complete(model, instructions, input, **options) -> ModelReply`` is what
+``skynet.llm()`` calls once it knows which model answers (task or judge).
+
+A model is one of:
+
+- a litellm model string, ``"openai/gpt-4o-mini"``;
+- a dict of litellm completion arguments, ``{"model": ..., "api_base": ...,
+  "temperature": 0}`` (``input_cost_per_token`` / ``output_cost_per_token`` set
+  a price litellm's map does not know);
+- a callable ``(instructions, input)`` returning the reply as ``str``, or, to
+  report usage or a price, a :class:`ModelReply` or a dict::
+
+      {"text": "PASS", "input_tokens": 120, "output_tokens": 3, "cost_usd": 0.00002}
+
+  ``"usage": {"prompt_tokens": ..., "completion_tokens": ...}`` may replace the
+  two token counts, and ``"model": "gpt-4o-mini"`` (instead of ``cost_usd``)
+  prices the tokens from litellm's map.  A plain ``str`` costs 0; tokens with
+  no price make the cost unknown (``cost_usd=None``).  A returned chat
+  completion object (litellm's or the OpenAI SDK's) is read the same way.
+
+litellm (the optional extra ``[llm]``) is imported when a check or a call first
+needs it (never by ``import skynet_jupyter``), with its offline price map.  A
+call is retried for server errors and lost connections, not for client errors
+or timeouts (``num_retries``, default 2, exponential backoff).  Rate limits
+(429) go through the endpoint's shared limiter (``rate_limit``): paced, the
+provider's ``Retry-After`` honoured, retried up to 8 times.  A
+provider error ends as :class:`ModelCallError`, whose message is the
+provider's with secrets redacted (``_secrets.redact``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import inspect
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.secrets import redact, safe_repr, secrets_in
+
+__all__ = [
+    "DEFAULT_RETRIES",
+    "ModelCallError",
+    "ModelReply",
+    "check_model",
+    "complete",
+    "describe_model",
+    "litellm_arguments",
+    "messages_for",
+    "render_input",
+    "reply_from",
+    "retry_policy",
+    "warm_up",
+]
+
+DEFAULT_RETRIES = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ModelReply:
+    """A model's answer and what it cost (``cost_usd=None``: price unknown).
+
+    ``retries``: the rate-limit (429) answers retried to get it.  ``stand_in``:
+    the answer came from an offline stand-in, not a real model (reports say so).
+    """
+
+    text: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = 0.0
+    retries: int = 0
+    stand_in: bool = False
+
+
+class ModelCallError(RuntimeError):
+    """A model call failed at the provider (after the retries that apply).
+
+    ``status_code`` is the HTTP status when there was one, ``kind`` litellm's
+    name for the error (``RateLimitError``, ``AuthenticationError``, ...),
+    ``provider_message`` what the provider said, with secrets redacted.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        kind: str,
+        provider_message: str,
+        status_code: int | None = None,
+        retries: int = 0,
+    ) -> None:
+        self.model = model
+        self.kind = kind
+        self.provider_message = provider_message
+        self.status_code = status_code
+        self.retries = retries
+        status = f"HTTP {status_code} " if status_code else ""
+        after = f" after {retries} {'retry' if retries == 1 else 'retries'}" if retries else ""
+        super().__init__(
+            f"The model {model} failed{after} ({status}{kind}): {provider_message}".rstrip()
+        )
+
+
+def describe_model(model: Any) -> str:
+    """A short, secret-free name for ``model`` (for messages)."""
+    if isinstance(model, str):
+        return redact(model)
+    if isinstance(model, Mapping):
+        return redact(str(model.get("model", "?")), secrets_in(model))
+    if getattr(model, "names_itself", False):  # the stand-in: its repr says what it is
+        return repr(model)
+    name = getattr(model, "__qualname__", None) or type(model).__qualname__
+    return f"callable {name}"
+
+
+def check_model(model: Any, setting: str = "model") -> Any:
+    """``model`` if it is a model (string, litellm dict or callable), else a TypeError."""
+    if isinstance(model, str) and model.strip():
+        return model
+    if isinstance(model, Mapping) and isinstance(model.get("model"), str) and model["model"]:
+        return model
+    if callable(model) and not isinstance(model, type):
+        return model
+    if isinstance(model, Mapping):
+        problem = "a dict without a 'model' key (the litellm model string)"
+    else:
+        problem = f"{safe_repr(model)[:60]} ({type(model).__name__})"
+    raise TypeError(
+        f"{setting} must be a litellm model string ('openai/gpt-4o-mini'), a dict of "
+        "litellm completion arguments with a 'model' key, or a callable "
+        f"(instructions, input) -> str; got {problem}."
+    )
+
+
+# --- calling ----------------------------------------------------------------------
+
+
+def complete(model: Any, instructions: str, input: Any = None, **options: Any) -> ModelReply:
+    """Ask ``model`` and return its reply with usage and price.
+
+    ``options`` go to litellm (``temperature=0``, ``max_tokens=...``,
+    ``num_retries=...``) or to a callable model that accepts them.
+    """
+    if isinstance(model, str | Mapping):
+        return _complete_litellm(check_model(model), instructions, input, options)
+    if callable(model):
+        return _complete_callable(model, instructions, input, options)
+    check_model(model)
+    raise AssertionError("unreachable")
+
+
+def render_input(input: Any) -> str:
+    """The user message for ``input``: text as is, data as JSON."""
+    if isinstance(input, str):
+        return input
+    if isinstance(input, bytes):
+        return input.decode("utf-8", errors="replace")
+    if isinstance(input, Mapping | list | tuple):
+        return json.dumps(input, ensure_ascii=False, indent=2, default=str)
+    return str(input)
+
+
+def messages_for(instructions: str, input: Any) -> list[dict[str, str]]:
+    """System: the instructions; user: the input (the instructions alone, without input)."""
+    if input is None:
+        return [{"role": "user", "content": str(instructions)}]
+    messages = []
+    if instructions:
+        messages.append({"role": "system", "content": str(instructions)})
+    messages.append({"role": "user", "content": render_input(input)})
+    return messages
+
+
+def _complete_callable(
+    model: Callable[..., Any], instructions: str, input: Any, options: dict[str, Any]
+) -> ModelReply:
+    if options:
+        _check_accepts(model, options)
+        answer = model(instructions, input, **options)
+    else:
+        answer = model(instructions, input)
+    return reply_from(answer, describe_model(model))
+
+
+def _check_accepts(model: Callable[..., Any], options: dict[str, Any]) -> None:
+    try:
+        parameters = inspect.signature(model).parameters.values()
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    names = {p.name for p in parameters}
+    unknown = sorted(set(options) - names)
+    if unknown:
+        raise TypeError(
+            f"llm() got options {', '.join(unknown)}, but the model {describe_model(model)} "
+            "does not accept them (give it **options, or call llm() without them)."
+        )
+
+
+def reply_from(answer: Any, source: str = "the model") -> ModelReply:
+    """A :class:`ModelReply` from what a callable model returned."""
+    if isinstance(answer, ModelReply):
+        return answer
+    if isinstance(answer, str):
+        return ModelReply(text=answer)
+    if isinstance(answer, Mapping):
+        return _reply_from_mapping(answer, source)
+    if hasattr(answer, "choices") and hasattr(answer, "usage"):
+        return _reply_from_response(answer, getattr(answer, "model", None))
+    if answer is None:
+        raise TypeError(f"{source} returned None; a model returns the reply text (a str).")
+    return ModelReply(text=str(answer))
+
+
+def _reply_from_mapping(answer: Mapping[str, Any], source: str) -> ModelReply:
+    if not isinstance(answer.get("text"), str):
+        raise TypeError(
+            f"{source} returned a dict without a 'text' string; return the reply text, or "
+            "{'text': ..., 'input_tokens': ..., 'output_tokens': ..., 'cost_usd': ...}."
+        )
+    usage = answer.get("usage") or {}
+    input_tokens = int(answer.get("input_tokens", usage.get("prompt_tokens", 0)) or 0)
+    output_tokens = int(answer.get("output_tokens", usage.get("completion_tokens", 0)) or 0)
+    if "cost_usd" in answer:
+        cost = answer["cost_usd"]
+        cost = None if cost is None else float(cost)
+    elif input_tokens or output_tokens:
+        name = answer.get("model")
+        cost = _map_price(str(name), input_tokens, output_tokens) if name else None
+    else:
+        cost = 0.0
+    return ModelReply(answer["text"], input_tokens, output_tokens, cost)
+
+
+def _map_price(model: str, input_tokens: int, output_tokens: int) -> float | None:
+    """The price of these tokens in litellm's map, or None when the model is not in it."""
+    litellm = _litellm()
+    try:
+        prompt, completion = litellm.cost_per_token(
+            model=model, prompt_tokens=input_tokens, completion_tokens=output_tokens
+        )
+    except Exception:  # litellm raises when the model is not in its map
+        return None
+    return float(prompt) + float(completion)
+
+
+def _reply_from_response(response: Any, model: str | None) -> ModelReply:
+    """Text, usage and price of a chat completion (litellm's or the OpenAI SDK's)."""
+    choices = getattr(response, "choices", None) or []
+    message = getattr(choices[0], "message", None) if choices else None
+    text = getattr(message, "content", None) or ""
+    usage = getattr(response, "usage", None)
+    input_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+    output_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
+    hidden = getattr(response, "_hidden_params", None) or {}
+    cost = hidden.get("response_cost") if isinstance(hidden, Mapping) else None
+    if cost is None and (input_tokens or output_tokens):
+        cost = _map_price(
+            str(getattr(response, "model", None) or model), input_tokens, output_tokens
+        )
+    if not (input_tokens or output_tokens) and not cost:
+        cost = None  # no usage reported: the call cost something we cannot know
+    return ModelReply(text, input_tokens, output_tokens, None if cost is None else float(cost))
+
+
+# --- litellm ----------------------------------------------------------------------
+
+# Errors that retrying cannot fix, or that may already have been billed (timeouts).
+_NOT_RETRIED = (
+    "AuthenticationError",
+    "BadRequestError",
+    "NotFoundError",
+    "ContentPolicyViolationError",
+    "Timeout",
+)
+_LITELLM_PREFIX = re.compile(r"^\s*litellm\.\w+:\s*(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
+
+
+def _litellm() -> Any:
+    """litellm, imported on first use with its offline price map."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    try:
+        import litellm
+    except ImportError:
+        raise ImportError(
+            "A litellm model needs litellm: pip install 'skynet-jupyter[llm]' "
+            "(or use a callable model, such as skynet_jupyter.StandInModel, offline)."
+        ) from None
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints in notebooks
+    return litellm
+
+
+def warm_up(*models: Any) -> None:
+    """Import litellm now if one of ``models`` is a litellm model (once per process).
+
+    Called before a case's timed phases, so the one-time import (seconds) counts
+    neither toward the first case's run time nor toward the metric time limit.
+    """
+    if "litellm" in sys.modules or not any(isinstance(m, str | Mapping) for m in models):
+        return
+    try:
+        litellm = _litellm()
+    except ImportError:  # not installed: llm() says so when called
+        return
+    with contextlib.suppress(Exception):
+        importlib.import_module("httpcore")  # the HTTP client's transport, loaded lazily
+        hooks = ("callbacks", "success_callback", "failure_callback", "input_callback")
+        if not any(getattr(litellm, name, None) for name in hooks):
+            # litellm's own offline answer (no request, no cost) loads what its first
+            # call loads lazily; skipped when the user has logging hooks it would reach.
+            litellm.completion(
+                model="openai/gpt-4o-mini",
+                messages=[{"role": "user", "content": "warm up"}],
+                mock_response="ok",
+            )
+
+
+def retry_policy(retries: int) -> dict[str, int]:
+    """litellm retry counts: ``retries`` for server errors and lost connections.
+
+    Client errors (400, 401, 404) are not retried, nor are timeouts: the provider
+    may have done, and billed, the work.  Nor are rate limits (429) by litellm:
+    the endpoint's shared limiter retries them (``_rate_limit.send``), paced.
+    """
+    return {
+        "RateLimitErrorRetries": 0,
+        "InternalServerErrorRetries": retries,
+        "ServiceUnavailableErrorRetries": retries,
+        "TimeoutErrorRetries": 0,
+        "AuthenticationErrorRetries": 0,
+        "BadRequestErrorRetries": 0,
+        "NotFoundErrorRetries": 0,
+        "ContentPolicyViolationErrorRetries": 0,
+        "DefaultRetries": retries,  # 502, lost connections, other provider failures
+    }
+
+
+def litellm_arguments(
+    model: str | Mapping[str, Any], instructions: str, input: Any, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The keyword arguments of ``litellm.completion`` for one ``llm()`` call."""
+    call: dict[str, Any] = {"retry_strategy": "exponential_backoff_retry"}
+    call.update({"model": model} if isinstance(model, str) else model)
+    call.update(options)
+    if "messages" in call:
+        raise TypeError("llm() builds the messages from instructions and input; drop 'messages'.")
+    if call.get("stream"):
+        raise TypeError("llm() returns the whole reply; streaming (stream=True) is not supported.")
+    retries = call.pop("num_retries", DEFAULT_RETRIES)
+    if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+        raise TypeError(f"num_retries must be a whole number of 0 or more, got {retries!r}.")
+    # One retry layer per error, litellm's with this policy (429s: the endpoint's limiter,
+    # which gets them with RateLimitErrorRetries 0): num_retries would also turn on the
+    # HTTP client's own retries (doubling the attempts, and retrying timeouts).
+    call.setdefault("retry_policy", retry_policy(retries))
+    call.setdefault("max_retries", 0)
+    call["messages"] = messages_for(instructions, input)
+    return call
+
+
+def _complete_litellm(
+    model: str | Mapping[str, Any], instructions: str, input: Any, options: dict[str, Any]
+) -> ModelReply:
+    litellm = _litellm()
+    call = litellm_arguments(model, instructions, input, options)
+    from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread
+
+    try:
+        sent = _rate_limit.send(call, lambda: litellm.completion(**call))
+    except _rate_limit.CallFailed as failed:
+        raise _call_error(failed.error, model, call, failed.retries, failed.note) from None
+    reply = _reply_from_response(sent.response, call["model"])
+    return dataclasses.replace(reply, retries=sent.retries) if sent.retries else reply
+
+
+def _call_error(
+    exc: BaseException,
+    model: Any,
+    call: Mapping[str, Any],
+    rate_limit_retries: int = 0,
+    note: str = "",
+) -> ModelCallError:
+    secrets = list(secrets_in(call))
+    kind = type(exc).__name__
+    message = getattr(exc, "message", None) or str(exc) or kind
+    message = _LITELLM_PREFIX.sub("", str(message)).strip()
+    status = getattr(exc, "status_code", None)
+    lineage = {cls.__name__ for cls in type(exc).__mro__}
+    retried = not lineage.intersection(_NOT_RETRIED) and status != 404
+    policy = call.get("retry_policy")
+    retries = 0
+    if retried and isinstance(policy, Mapping):
+        retries = policy.get(f"{kind}Retries", policy.get("DefaultRetries")) or 0
+    if note:
+        message = f"{message} {note}"
+    return ModelCallError(
+        describe_model(model),
+        kind,
+        redact(message, secrets),
+        status if isinstance(status, int) else None,
+        retries + rate_limit_retries,
+    )

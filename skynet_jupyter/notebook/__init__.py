@@ -1,0 +1,18 @@
+"""The notebook: the magics, what they show and how they read their options.
+
+Magics are thin: they parse, resolve names in the user's namespace, call the
+public function, show its report and return it.
+
+Modules::
+
+    magics.py          SkynetMagics: every magic, %load_ext and %unload_ext
+    option_groups.py   each magic option declared once, in groups
+    names.py           what an option names: a variable, an expression, a file
+    quality_magics.py  the metric-quality magics' work
+    optimize_magic.py  %skynet_optimize's work
+    cell_display.py    a report shown once in its cell (live, then static)
+    replay.py          the edit loop: re-registering a metric re-checks it
+    save.py            --save: written atomically, never over another file
+    check_failed.py    CheckFailed: a failed check ends its cell
+    widgets/           the live views, fed by engine events
+"""

@@ -1,0 +1,717 @@
+"""Notebook magics: ``%%skynet_metric``, ``%skynet_metric``, ``%skynet_check``, ``%skynet_eval``.
+
+One ``Magics`` class.  Its instance holds the kernel's state: the registered
+metrics, the cache of ``run(artifact, input)`` outputs and, per metric, its
+last check (re-run on the cached outputs when the metric cell is edited and
+run again).  Settings are traitlets, changed with ``%config SkynetMagics.x``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, cast
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from traitlets import Any as AnyTrait
+from traitlets import Bool, Enum, Float, Int, TraitError, Unicode, observe, validate
+
+from ..core.contract import ContractError
+from ..core.dataset import DataError
+from ..core.metric import Metric, load_metric
+from ..core.options import EVAL_CONCURRENCY, MAX_TIMEOUT, MIN_TIMEOUT, Kind
+from ..core.report import CheckReport, EvalReport
+from ..core.skynet_import import install_skynet_module, uninstall_skynet_module
+from ..i18n import LANGUAGES, resolve_lang, t
+from ..models.settings import ModelSettings, settings_changed, use_session_settings
+from ..optimizers.optimize import OptimizeReport
+from ..run.cache import RunStore
+from ..run.engine import RunCache, execute
+from ..show.progress_line import ProgressLine, running_title
+from ..show.render import headline, interrupted_line
+from . import names
+from .cell_display import CellMark, lazy_show, shown_once
+from .check_failed import CheckFailed
+from .names import DEFAULT_NAME, data_file, unquote
+from .optimize_magic import OPTIMIZE_OPTIONS, run_optimize
+from .option_groups import (
+    CHECK_OPTIONS,
+    EVAL_OPTIONS,
+    REPORT,
+    TIMEOUTS,
+    listed_options,
+    run_options,
+)
+from .quality_magics import (
+    AGREE_OPTIONS,
+    COMPARE_OPTIONS,
+    PROBE_OPTIONS,
+    STABILITY_OPTIONS,
+    run_quality,
+)
+from .replay import LastCheck, run_outputs
+from .save import save_source
+
+__all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
+
+
+# --- the magics -----------------------------------------------------------------
+
+
+def _quality_magic(name: str, own_options: Any) -> Any:
+    """What every metric-quality magic is: %skynet_eval's options, its own, the report's."""
+    return listed_options(
+        magic_arguments(name), EVAL_OPTIONS, own_options, REPORT, no_var_expand, line_magic
+    )
+
+
+@magics_class
+class SkynetMagics(Magics):
+    """Write a Skynet metric in a cell, check it against the contract, evaluate it."""
+
+    raise_on_failure = Bool(
+        True,
+        help="End the cell with a one-line error when a check or evaluation fails, so that "
+        "Run All and notebook CI stop there (--no-raise turns it off for one call).",
+    ).tag(config=True)
+    timeout = Float(
+        60.0,
+        min=MIN_TIMEOUT,
+        max=MAX_TIMEOUT,
+        help=f"The metric time limit in seconds, per call, {TIMEOUTS} (--timeout overrides it).",
+    ).tag(config=True)
+    lang = Enum(
+        LANGUAGES,
+        default_value=None,
+        allow_none=True,
+        help="Language of reports and messages: en, fr or pt (default: SKYNET_LANG, then the "
+        "locale, then English; --lang overrides it).",
+    ).tag(config=True)
+    concurrency = Int(
+        EVAL_CONCURRENCY,
+        min=1,
+        help="How many cases %skynet_eval runs at once (--concurrency overrides it).",
+    ).tag(config=True)
+    task_model = AnyTrait(
+        None,
+        allow_none=True,
+        help="The model llm() calls inside run(artifact, input): a litellm model string, a dict "
+        "of litellm arguments, or a callable (instructions, input) -> str. Default: "
+        "skynet_jupyter.configure(), then SKYNET_TASK_MODEL.",
+    ).tag(config=True)
+    metric_model = AnyTrait(
+        None,
+        allow_none=True,
+        help="The model llm() calls inside the metric (the judge); default: the reflection "
+        "model. Same forms as task_model; SKYNET_METRIC_MODEL.",
+    ).tag(config=True)
+    reflection_model = AnyTrait(
+        None,
+        allow_none=True,
+        help="The optimizer's reflection model, also the judge when metric_model is not set. "
+        "Same forms as task_model; SKYNET_REFLECTION_MODEL.",
+    ).tag(config=True)
+
+    cache_dir = Unicode(
+        ".skynet_cache",
+        allow_none=True,
+        help="Folder (relative to the working directory) where run(artifact, input) outputs "
+        "are kept across kernel restarts; None keeps them in the kernel only. --fresh runs "
+        "again for one call; %skynet_cache shows the size and --clear empties it.",
+    ).tag(config=True)
+
+    @validate("task_model", "metric_model", "reflection_model")
+    def _check_model(self, proposal: Any) -> Any:
+        value = proposal["value"]
+        if value is None:
+            return None
+        from ..core.secrets import protect_model
+        from ..models.llm import check_model
+
+        try:  # a dict model is kept in a form whose repr hides its api_key
+            return protect_model(check_model(value, f"SkynetMagics.{proposal['trait'].name}"))
+        except TypeError as problem:
+            raise TraitError(str(problem)) from None
+
+    @observe("task_model", "metric_model", "reflection_model")
+    def _models_changed(self, change: Any) -> None:
+        # llm() in a plain cell reads these live (model_settings.use_session_settings, set by
+        # load()); nothing is copied into configure(), so None really unsets a model.
+        settings_changed()
+
+    def __init__(self, shell: Any = None, **kwargs: Any) -> None:
+        super().__init__(shell=shell, **kwargs)
+        self.metrics: dict[str, Metric] = {}
+        self.previous_metrics: dict[str, Metric] = {}  # %skynet_compare NAME: the last version
+        self.run_cache = RunCache()
+        self._open_cache_dir()
+        self.last_checks: dict[str, LastCheck] = {}
+        self.installed_skynet = False
+        self._cell: CellMark | None = None
+        self._on_post_run_cell = self._end_of_cell
+
+    @observe("cache_dir")
+    def _cache_dir_changed(self, change: Any) -> None:
+        self._open_cache_dir()
+
+    def _open_cache_dir(self) -> None:
+        if self.run_cache.disk is not None:
+            self.run_cache.disk.close()
+        folder = self.cache_dir
+        # Resolved now: a later os.chdir in the notebook must not move the cache.
+        path = None if folder is None else Path(folder).expanduser().resolve() / "runs.sqlite"
+        self.run_cache.disk = None if path is None else RunStore(path)
+
+    # --- %%skynet_metric / %skynet_metric ---------------------------------------
+
+    @magic_arguments("skynet_metric")
+    @argument("name", nargs="?", metavar="NAME", help="the metric's name (default: default)")
+    @argument("--save", metavar="PATH", help="cell form: also write the cell to PATH (metric.py)")
+    @argument("--force", action="store_true", help="with --save: overwrite a different PATH")
+    @argument("--load", metavar="PATH", help="line form: register the metric file PATH")
+    @line_cell_magic
+    def skynet_metric(self, line: str, cell: str | None = None) -> None:
+        """Register a metric: the cell runs as its own module, exactly as metric.py.
+
+        Cell form: the cell defines score(input, output, expected=None) (and
+        REWARD_SPEC); it is registered under NAME (default: default), its
+        signature and REWARD_SPEC are checked at once, and a summary is shown.
+        Names defined elsewhere in the notebook are not visible to it.
+        --save PATH writes the cell to PATH; a different existing file is kept
+        unless --force. When a metric already checked in this kernel is
+        registered again, its last check re-runs on the cached outputs and its
+        output updates in place.
+
+        Line form: with no argument, list the registered metrics; with NAME,
+        show one; --load PATH [NAME] registers a metric.py file.
+
+        Example::
+
+            %%skynet_metric --save metric.py
+            def score(input, output, expected=None):
+                if output == expected["label"]:
+                    return 1.0, {"feedback": "Correct."}
+                return 0.0, {"feedback": f"Expected {expected['label']!r}, got {output!r}."}
+        """
+        args = parse_argstring(self.skynet_metric, line)
+        lang = self._lang()
+        name = unquote(args.name) if args.name else None
+        if cell is None:
+            if args.save or args.force:
+                raise UsageError(t("magic.save_needs_cell", lang))
+            if args.load:
+                self._register(self._load_file(unquote(args.load), name or DEFAULT_NAME), lang)
+            elif name is not None:
+                print(_summary(self._metric(name), lang))
+            else:
+                print(self._listing(lang))
+            return
+        if args.load:
+            raise UsageError(t("magic.load_in_cell", lang))
+        if args.force and not args.save:
+            raise UsageError(t("magic.force_needs_save", lang))
+        source = cell if cell.endswith("\n") else cell + "\n"
+        metric = self._load_source(source, name or DEFAULT_NAME, lang)
+        notes = []
+        if args.save:
+            path = Path(unquote(args.save)).expanduser()
+            saved, note = save_source(path, source, args.force, lang)
+            notes.append(note)
+            if saved is not None:
+                metric.path = str(saved)
+        self._register(metric, lang, notes)
+
+    def _load_source(self, source: str, name: str, lang: str) -> Metric:
+        try:
+            return load_metric(source, name=name)
+        except ContractError as problem:
+            raise _in_language(problem, lang) from None
+
+    def _load_file(self, path: str, name: str) -> Metric:
+        try:
+            return load_metric(Path(path).expanduser(), name=name)
+        except ContractError as problem:
+            raise _in_language(problem, self._lang()) from None
+
+    def _register(self, metric: Metric, lang: str, notes: list[str] | None = None) -> None:
+        earlier = self.metrics.get(metric.name)
+        if earlier is not None and earlier.source != metric.source:
+            self.previous_metrics[metric.name] = earlier
+        self.metrics[metric.name] = metric
+        lines = [_summary(metric, lang), *(f"  {note}" for note in notes or [])]
+        if metric.name in self.last_checks:
+            lines.append(f"  {self._recheck(metric, lang)}")
+        print("\n".join(lines))
+
+    def _listing(self, lang: str) -> str:
+        if not self.metrics:
+            return t("magic.list_none", lang)
+        columns = ("magic.col_name", "magic.col_call", "magic.col_spec", "magic.col_source")
+        head = [t(column, lang) for column in columns]
+        rows = [
+            [
+                name,
+                metric.call_form,
+                t("magic.yes" if metric.reward_spec is not None else "magic.no", lang),
+                metric.path or t("magic.source_cell", lang),
+            ]
+            for name, metric in self.metrics.items()
+        ]
+        widths = [max(len(row[i]) for row in [head, *rows]) for i in range(3)]
+        return "\n".join(
+            "  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
+            + "  "
+            + row[3]
+            for row in [head, *rows]
+        )
+
+    def _recheck(self, metric: Metric, lang: str) -> str:
+        """Re-run the metric's last check on cached outputs; a line saying how it went."""
+        last = self.last_checks[metric.name]
+        options = replace(last.options, models=self._models())
+        try:
+            report = execute(
+                "check",
+                metric,
+                last.data,
+                options,
+                on_event=None,
+                run_cache=self.run_cache,
+                known_outputs=last.known_outputs(lang),
+            )
+        except (DataError, ValueError, OSError) as problem:
+            return t("magic.recheck_failed", lang, name=metric.name, error=problem)
+        if last.view is not None:
+            last.view.replace(report)
+        return t("magic.rechecked", lang, name=metric.name, outcome=_outcome(report))
+
+    # --- %skynet_check / %skynet_eval -----------------------------------------------
+
+    @magic_arguments("skynet_check")
+    @CHECK_OPTIONS
+    @REPORT
+    @no_var_expand
+    @line_magic
+    def skynet_check(self, line: str) -> CheckReport:
+        """Run the 3-case contract check on a registered metric, with a live view.
+
+        Outputs come from run(artifact, input) (--run, --artifact) or from a
+        column of the data (--output-column). --data, --run and --artifact name
+        a notebook variable or expression first, then a file. Outputs of run are
+        cached in the kernel, so checking an edited metric does not call run
+        again (--fresh does). Returns the CheckReport (r = %skynet_check ...);
+        a trailing ';' hides the view. A failed check ends the cell with one
+        error line after the report, unless --no-raise or
+        %config SkynetMagics.raise_on_failure = False.
+
+        Example::
+
+            %skynet_check --data tickets --outputs label --run classify --artifact prompt
+            %skynet_check --data cases.csv --outputs label --run run.py:run --artifact prompt.txt
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_check, line)
+        return self._execute("check", args, silenced)
+
+    @magic_arguments("skynet_eval")
+    @EVAL_OPTIONS
+    @REPORT
+    @no_var_expand
+    @line_magic
+    def skynet_eval(self, line: str) -> EvalReport:
+        """Evaluate a registered metric on every case (or --cases N), concurrently.
+
+        The same options as %skynet_check, plus --concurrency and --executor.
+        Shows progress and the running means; returns the EvalReport (mean
+        score, means of named scores, per-case frame with .to_frame(), the
+        worst cases first). Ends the cell with one error line when cases fail
+        the contract, unless --no-raise.
+
+        Example::
+
+            report = %skynet_eval --data tickets --outputs label --run classify --artifact prompt
+            report.to_frame()
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_eval, line)
+        return self._execute("eval", args, silenced)  # type: ignore[return-value]
+
+    @magic_arguments("skynet_optimize")
+    @OPTIMIZE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_optimize(self, line: str) -> OptimizeReport:
+        """Preview the optimizer: a short, budgeted run of the real GEPA, driven by the metric.
+
+        GEPA improves --artifact (the text run(artifact, input) receives) for
+        --budget metric calls (default 40; --max-cost USD also stops it),
+        learning from a share of the cases and validating on the rest (--val,
+        default 0.3). New texts come from the reflection model (--reflection-model,
+        else SkynetMagics.reflection_model). The live view shows each
+        candidate's score as it is evaluated, the best so far, for each
+        proposal the feedback the reflection model read and a word diff of
+        the new text, and the cost so far. Interrupting keeps what was found.
+        Returns the OptimizeReport (.best_artifact, .candidates, .to_frame()).
+
+        Example::
+
+            r = %skynet_optimize --data tickets --outputs label --run classify --artifact prompt
+            r.best_artifact
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_optimize, line)
+        return run_optimize(self, args, silenced)
+
+    @magic_arguments("skynet_cache")
+    @argument("--clear", action="store_true", help="forget every cached output")
+    @line_magic
+    def skynet_cache(self, line: str) -> None:
+        """Show the run cache (outputs of run(artifact, input) kept for re-checks).
+
+        Outputs are kept in the kernel and, unless %config SkynetMagics.cache_dir
+        = None, in a file under cache_dir, so a kernel restart does not call the
+        task model again. --clear forgets them all; --fresh on %skynet_check
+        runs again for one call.
+
+        Example::
+
+            %skynet_cache
+            %skynet_cache --clear
+        """
+        args = parse_argstring(self.skynet_cache, line)
+        lang = self._lang()
+        cache = self.run_cache
+        if args.clear:
+            print(t("magic.cache_cleared", lang, count=cache.clear()))
+            return
+        memory = len(cache.store)
+        if cache.disk is None:
+            print(t("magic.cache_off", lang, memory=memory))
+            return
+        size = cache.disk.size_bytes()
+        print(
+            t(
+                "magic.cache_status",
+                lang,
+                memory=memory,
+                disk=len(cache.disk),
+                path=cache.disk.path,
+                size=f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / 2**20:.1f} MiB",
+            )
+        )
+
+    # --- metric quality: %skynet_probe, %skynet_stability, %skynet_agree, %skynet_compare
+
+    @_quality_magic("skynet_probe", PROBE_OPTIONS)
+    def skynet_probe(self, line: str) -> Any:
+        """Probe a registered metric for what an optimizer could game; returns a ProbeReport.
+
+        Scores synthetic outputs a good metric must rank low (empty, the input
+        echoed, another case's output, every expected value at once, the output
+        padded 20 times, the output plus "reply PASS" for a judge) beside the
+        expected value, on the same cases, and lists each probe that scores as
+        high as the right answer, with how to fix the metric. The options of
+        %skynet_eval, plus --probes IDS. Real outputs come from --run (through
+        the kernel's cache) or --output-column; the probes never call run.
+        Findings do not end the cell with an error.
+
+        Example::
+
+            report = %skynet_probe --data tickets --outputs label --run classify --artifact prompt
+            report.flagged
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "probe", parse_argstring(self.skynet_probe, line), silenced)
+
+    @_quality_magic("skynet_stability", STABILITY_OPTIONS)
+    def skynet_stability(self, line: str) -> Any:
+        """Score the same outputs --repeats times (5); returns a StabilityReport.
+
+        Shows the flip rate (cases whose score is not the same in every repeat),
+        each case's mean and spread, the judge's cost, and advice when the judge
+        flips. The run is not repeated; model calls are never served from a
+        cache. The options of %skynet_eval, plus --repeats N.
+
+        Example::
+
+            %skynet_stability --data tickets --outputs label --output-column label --repeats 5
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_stability, line)
+        return run_quality(self, "stability", args, silenced)
+
+    @_quality_magic("skynet_agree", AGREE_OPTIONS)
+    def skynet_agree(self, line: str) -> Any:
+        """Compare a metric's scores with human labels; returns an AgreementReport.
+
+        --human COL names the column of labels (never given to the metric).
+        Pass/fail labels give accuracy, Cohen's kappa and the confusion table (a
+        score at or above --threshold, 0.5, is a pass); numeric labels give
+        Spearman and Pearson. The disagreements are listed worst first.
+
+        Example::
+
+            %skynet_agree --data labelled --outputs label --output-column prediction --human ok
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "agree", parse_argstring(self.skynet_agree, line), silenced)
+
+    @_quality_magic("skynet_compare", COMPARE_OPTIONS)
+    def skynet_compare(self, line: str) -> Any:
+        """Two metrics on the same outputs, side by side; returns a CompareReport.
+
+        NAME_A NAME_B: two registered metrics. One NAME: the version of that
+        metric registered before the last %%skynet_metric edit, and the current
+        one. The run is called once per case (or the outputs come from
+        --output-column); shows per-case scores and feedback, what changed, the
+        mean change (b - a), and both reward decompositions when both metrics
+        define REWARD_SPEC.
+
+        Example::
+
+            %skynet_compare strict lenient --data tickets --outputs label --output-column label
+            %skynet_compare default --data tickets --outputs label --run classify --artifact prompt
+        """
+        line, silenced = _trailing_semicolon(line)
+        return run_quality(self, "compare", parse_argstring(self.skynet_compare, line), silenced)
+
+    def _execute(self, kind: Kind, args: Any, silenced: bool) -> CheckReport:
+        language = self._lang(args.lang)
+        name = unquote(args.metric) if args.metric else DEFAULT_NAME
+        metric = self._metric(name)
+        data = self._resolve("--data", args.data, data_file)
+        options = run_options(self, kind, args, language)
+        view = None
+        listener: Callable[[Any], None] | None = None
+        progress = None
+        if not silenced and _in_terminal(self.shell):
+            # Terminal IPython has no widgets: a progress line, erased before the report
+            # (which the cell's Out prints as text, wrapped to the terminal's width).
+            progress = ProgressLine(running_title(kind, language), language)
+            progress.show()
+            listener = progress.on_event
+        elif not silenced:
+            from .widgets import LiveView
+
+            view = LiveView(
+                kind=kind, lang=language, metric_name=metric.name, reward_spec=metric.reward_spec
+            )
+            listener = lazy_show(view)
+        cache = self.run_cache.fresh() if args.fresh else self.run_cache
+        # In a terminal, a print from the metric or the run erases the progress line first.
+        erasing = progress.erasing() if progress is not None else contextlib.nullcontext()
+        try:
+            with erasing:
+                report = execute(kind, metric, data, options, on_event=listener, run_cache=cache)
+        except DataError as problem:  # in the report's language
+            raise UsageError(problem.message(language)) from None
+        except ValueError as problem:
+            raise UsageError(str(problem)) from None
+        finally:
+            if progress is not None:
+                progress.clear()
+        if kind == "check":  # what the edit loop re-runs when this metric is registered again
+            outputs = run_outputs(report) if options.run is not None else {}
+            self.last_checks[metric.name] = LastCheck(data, options, view, outputs)
+        stops = report.interrupted or (
+            not report.passed and self.raise_on_failure and not args.no_raise
+        )
+        if stops:
+            if progress is not None:  # no live view showed it: the report, then the error
+                print(report)
+            raise CheckFailed(_outcome(report), report)
+        if progress is not None:
+            return report
+        return self._shown_once(report)
+
+    # --- resolving names ------------------------------------------------------------
+
+    def _metric(self, name: str) -> Metric:
+        metric = self.metrics.get(name)
+        if metric is not None:
+            return metric
+        lang = self._lang()
+        if not self.metrics:
+            raise UsageError(t("magic.no_metric", lang))
+        known = ", ".join(self.metrics)
+        raise UsageError(t("magic.unknown_metric", lang, name=name, known=known))
+
+    def _resolve(self, option: str, text: str, from_file: Callable[[str], Any]) -> Any:
+        """What ``text`` names in the notebook, else a file (:func:`names.resolve`)."""
+        shell: Any = self.shell  # IPython's Magics declares it None until an instance has one
+        with _as_usage_error():
+            return names.resolve(
+                option, text, from_file, shell.user_ns, shell.user_global_ns, self._lang()
+            )
+
+    def _run_file(self, text: str) -> Any:
+        """``FILE.py:FUNC`` or ``FILE.py`` (function ``run``), if that file exists."""
+        with _as_usage_error():
+            return names.run_file(text, self._lang())
+
+    def _executor(self, text: str) -> Any:
+        shell: Any = self.shell
+        with _as_usage_error():
+            return names.executor(text, shell.user_ns, shell.user_global_ns, self._lang())
+
+    # --- settings and cell state ----------------------------------------------------
+
+    def _lang(self, override: str | None = None) -> str:
+        return resolve_lang(override or self.lang)
+
+    def _models(self) -> ModelSettings:
+        return ModelSettings(
+            task_model=self.task_model,
+            metric_model=self.metric_model,
+            reflection_model=self.reflection_model,
+        )
+
+    def _shown_once(self, report: Any) -> Any:
+        """``report`` as this cell's Out sees it: the cell's live view already shows it."""
+        if self._cell is None:
+            self._cell = CellMark()
+        return shown_once(report, self._cell)
+
+    def _end_of_cell(self, result: Any) -> None:
+        if self._cell is not None:
+            self._cell.open = False
+            self._cell = None
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _trailing_semicolon(line: str) -> tuple[str, bool]:
+    """The line without a final ';', and whether it had one (it hides the view)."""
+    stripped = line.rstrip()
+    if stripped.endswith(";"):
+        return stripped[:-1], True
+    return line, False
+
+
+@contextlib.contextmanager
+def _as_usage_error() -> Iterator[None]:
+    """An option naming nothing usable ends the magic as IPython's UsageError."""
+    try:
+        yield
+    except names.OptionError as problem:
+        raise UsageError(str(problem)) from None
+
+
+def _in_language(problem: ContractError, lang: str) -> ContractError:
+    problem.args = (problem.message(lang),)
+    return problem
+
+
+def _summary(metric: Metric, lang: str) -> str:
+    lines = [t("magic.registered", lang, name=metric.name, call=metric.call_form)]
+    spec = metric.reward_spec
+    if spec is None:
+        lines.append(t("spec.none", lang))
+    else:
+        weights = {part: f"{value:.3g}" for part, value in spec.weights.items()}
+        lines.append(t("magic.spec_weights", lang, **weights))
+        lines.append(
+            t(
+                "magic.spec_references",
+                lang,
+                speed=f"{spec.speed_reference:g}",
+                cost=f"{spec.cost_reference:g}",
+            )
+        )
+        if spec.accuracy_reference is not None:
+            lines.append(
+                t("magic.spec_accuracy_reference", lang, reference=f"{spec.accuracy_reference:g}")
+            )
+    return "\n  ".join(lines)
+
+
+def _in_terminal(shell: Any) -> bool:
+    """Terminal IPython (no kernel, so no widgets and no display updates in place)."""
+    try:
+        from IPython.terminal.interactiveshell import TerminalInteractiveShell
+    except ImportError:  # prompt_toolkit missing: then this is not terminal IPython
+        return False
+    return isinstance(shell, TerminalInteractiveShell)
+
+
+def _outcome(report: CheckReport) -> str:
+    """One line: the headline, and where it failed first."""
+    lang = report.lang
+    if report.interrupted:
+        return interrupted_line(report)
+    failed = report.failed_steps
+    if not failed:
+        return f"{headline(report)}."
+    first = failed[0]
+    reason = t("labelled", lang, label=first.title, text=first.message)
+    line = " ".join(f"{headline(report)} — {reason}".split())
+    return line if line.endswith((".", "!", "?", ")")) else line + "."
+
+
+# --- the extension ---------------------------------------------------------------------
+
+
+# The magics each shell loaded: load() and unload() read this, never IPython's registry.
+_loaded: weakref.WeakKeyDictionary[Any, SkynetMagics] = weakref.WeakKeyDictionary()
+
+
+def load(ipython: Any) -> None:
+    """Register the magics and the ``skynet`` module (a second call changes nothing)."""
+    if ipython in _loaded:
+        return
+    installed = "skynet" not in sys.modules
+    install_skynet_module()
+    magics = SkynetMagics(shell=ipython)  # IPython's Magics adds it to ipython.configurables
+    magics.installed_skynet = installed and getattr(
+        sys.modules.get("skynet"), "__skynet_jupyter__", False
+    )
+    ipython.register_magics(magics)
+    ipython.events.register("post_run_cell", magics._on_post_run_cell)
+    use_session_settings(magics._models)
+    _loaded[ipython] = magics
+
+
+def unload(ipython: Any) -> None:
+    """Remove everything :func:`load` added: the magics, the settings, the ``skynet`` module."""
+    magics = _loaded.pop(ipython, None)
+    if magics is None:
+        return
+    _unregister(ipython, magics)
+    with contextlib.suppress(ValueError):
+        ipython.events.unregister("post_run_cell", magics._on_post_run_cell)
+    magics._end_of_cell(None)
+    use_session_settings(None)
+    if magics.installed_skynet:
+        uninstall_skynet_module()
+
+
+def _unregister(ipython: Any, magics: SkynetMagics) -> None:
+    """Undo ``ipython.register_magics(magics)``, and the ``configurables`` entry it came with.
+
+    IPython (8.x) offers ``register_magics`` but no inverse.  So, only for what is
+    ours (a magic of the same name registered since by someone else stays): the
+    magics manager's public traits ``magics`` and ``registry`` are given new values
+    without our entries (assigned, as any trait, never edited in place), and the
+    instance that IPython's ``Magics`` constructor appended to the shell's
+    ``configurables`` (what ``%config`` reads) is taken out again.
+    """
+    manager = ipython.magics_manager
+    ours = cast("dict[str, dict[str, Any]]", magics.magics)  # IPython's Magics declares None
+    manager.magics = {
+        kind: {
+            name: function
+            for name, function in table.items()
+            if name not in ours.get(kind, {}) or function != ours[kind][name]
+        }
+        for kind, table in manager.magics.items()
+    }
+    manager.registry = {name: held for name, held in manager.registry.items() if held is not magics}
+    with contextlib.suppress(ValueError):
+        ipython.configurables.remove(magics)

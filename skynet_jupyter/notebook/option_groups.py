@@ -1,0 +1,266 @@
+"""Every magic option, declared once, in groups; and the one way a parsed line becomes options.
+
+A group is an ``argument_group`` (its title heads its options in ``%magic?``)
+and its ``magic_arguments`` decorators; a magic lists the groups it takes, so
+``%skynet_check``, ``%skynet_eval``, the quality magics and ``%skynet_optimize``
+share each declaration.  :func:`run_options` turns the parsed line into one
+checked :class:`RunOptions`, which the magic hands to the engine as it is.
+
+The rules are :class:`RunOptions`'s (``core/options.py``): the help only
+shows their ranges, and a broken rule is a usage error in the magics' words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic_arguments import argument, argument_group
+
+from ..core.options import (
+    CHECK_CASES,
+    EVAL_CONCURRENCY,
+    MAX_RUN_TIMEOUT,
+    MAX_TIMEOUT,
+    MIN_TIMEOUT,
+    RUN_TIMEOUT,
+    Isolation,
+    Kind,
+    OptionError,
+    RunOptions,
+    Sample,
+)
+from ..i18n import LANGUAGES, t
+from .names import artifact_file, no_file, quoted, unquote
+
+__all__ = [
+    "CASES",
+    "CHECK_OPTIONS",
+    "EVAL_OPTIONS",
+    "LIMITS",
+    "OUTPUTS",
+    "REPORT",
+    "REPORT_LANGUAGE",
+    "SAMPLING",
+    "TIMEOUTS",
+    "WORKERS",
+    "listed_options",
+    "option_group",
+    "outputs_group",
+    "run_options",
+]
+
+Decorator = Callable[[Any], Any]
+
+
+def listed_options(*decorators: Decorator) -> Decorator:
+    """Apply magic_arguments decorators so that ``%magic?`` lists them in the order given."""
+
+    def apply(func: Any) -> Any:
+        for decorate in reversed(decorators):
+            func = decorate(func)
+        return func
+
+    return apply
+
+
+def option_group(title: str, *arguments: argument) -> Decorator:
+    """A titled group of options.  Every option sits in a group: an option declared after a
+    group would join it (that is how ``magic_arguments`` builds the parser)."""
+    return listed_options(argument_group(title), *arguments)
+
+
+# The ranges as the help shows them; the rules themselves are RunOptions's.
+TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_TIMEOUT:g}"
+_RUN_TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_RUN_TIMEOUT:g}"
+
+CASES = option_group(
+    "cases",
+    argument("--metric", metavar="NAME", help="the registered metric to use (default: default)"),
+    argument(
+        "--data",
+        metavar="EXPR",
+        required=True,
+        help="the cases: a notebook variable or expression (DataFrame, list of dicts), "
+        "or a .csv/.tsv/.jsonl/.json/.parquet path",
+    ),
+    argument("--outputs", metavar="COLS", help="Output column(s), comma-separated: form expected"),
+    argument("--inputs", metavar="COLS", help="input column(s) (default: every other column)"),
+    argument(
+        "--json-columns",
+        metavar="COLS",
+        help="column(s) whose cells are JSON (lists, objects, numbers), comma-separated; "
+        "other CSV/TSV cells stay text, as written",
+    ),
+    argument(
+        "--dtype",
+        metavar="EXPR",
+        help="the types pandas gives CSV/TSV columns: a notebook variable or expression, "
+        "e.g. str or \"{'answer': int}\"",
+    ),
+    argument("--split", metavar="NAME", help="use only this split of the data"),
+    argument(
+        "--cases",
+        metavar="N",
+        type=int,
+        help=f"how many cases (default: {CHECK_CASES} for %%skynet_check, all for the others)",
+    ),
+)
+
+SAMPLING = option_group(
+    "sampling",
+    argument(
+        "--sample",
+        choices=tuple(Sample),
+        help="which cases --cases takes: the first (default) or a random sample",
+    ),
+    # Not "seed": %skynet_optimize's --seed is the optimizer's own.
+    argument("--seed", dest="sample_seed", metavar="N", type=int, help="seed of --sample random"),
+)
+
+
+def outputs_group(*, optimizer: bool = False) -> Decorator:
+    """Where outputs come from; for ``%skynet_optimize`` (``optimizer``), always ``run``."""
+    outputs = [
+        argument(
+            "--run",
+            metavar="FUNC",
+            required=optimizer,
+            help="outputs come from run(artifact, input): a notebook function or FILE.py:FUNC",
+        ),
+        argument(
+            "--artifact",
+            metavar="EXPR",
+            required=optimizer,
+            help="what run receives (%%skynet_optimize: the seed text it improves): "
+            "'quoted text' as is, a notebook variable or expression, or a file (its text)",
+        ),
+    ]
+    if not optimizer:
+        outputs.append(
+            argument(
+                "--output-column", metavar="COL", help="outputs already in this column of the data"
+            )
+        )
+    fresh = argument(
+        "--fresh", action="store_true", help="call run again instead of using cached outputs"
+    )
+    return option_group("outputs", *outputs, fresh)
+
+
+OUTPUTS = outputs_group()
+
+LIMITS = option_group(
+    "limits",
+    argument(
+        "--timeout",
+        metavar="S",
+        type=float,
+        help=f"metric time limit per call in seconds, {TIMEOUTS} "
+        "(default: SkynetMagics.timeout, 60)",
+    ),
+    argument(
+        "--run-timeout",
+        metavar="S",
+        type=float,
+        help=f"run function time limit per case in seconds, {_RUN_TIMEOUTS} "
+        f"(default: {RUN_TIMEOUT:g})",
+    ),
+    argument(
+        "--isolation",
+        choices=tuple(Isolation),
+        help="run cases in threads (default) or in worker processes that are killed "
+        "when a case runs past its limit (a call blocked in C is really stopped)",
+    ),
+)
+
+WORKERS = option_group(
+    "workers",
+    argument(
+        "--concurrency",
+        metavar="N",
+        type=int,
+        help=f"cases run at once (default: SkynetMagics.concurrency, {EVAL_CONCURRENCY})",
+    ),
+    argument(
+        "--executor",
+        metavar="EXPR",
+        help="a concurrent.futures.Executor to run the cases on (e.g. a Dask client's "
+        "get_executor())",
+    ),
+)
+
+_LANG = argument("--lang", choices=LANGUAGES, help="language of the report")
+REPORT_LANGUAGE = option_group("report", _LANG)
+REPORT = option_group(
+    "report",
+    _LANG,
+    argument(
+        "--no-raise",
+        action="store_true",
+        help="do not end the cell with an error when the check fails",
+    ),
+)
+
+
+# --- the parsed line, as the engine's options -------------------------------------------
+
+
+def _names(text: str | None) -> str | None:
+    return unquote(text) if text else None
+
+
+def run_options(magics: Any, kind: Kind, args: Any, lang: str) -> RunOptions:
+    """The engine's options from a parsed line: checked first, then names resolved.
+
+    ``kind="check"`` is ``%skynet_check`` (3 cases, one at a time); every
+    other magic reads them as ``evaluate`` does.  Groups a magic does not take
+    keep their defaults.  A broken rule is a usage error in the magics' words
+    (``--run``, ``--output-column``).
+    """
+    concurrency = getattr(args, "concurrency", None)
+    if kind == "check":
+        concurrency = 1
+    elif concurrency is None:
+        concurrency = magics.concurrency
+    text = args.run or None  # its text for now: the rules come before any lookup
+    try:
+        given = RunOptions.given(
+            outputs=_names(args.outputs),
+            inputs=_names(args.inputs),
+            json_columns=_names(args.json_columns),
+            split=_names(args.split),
+            run=text,
+            output_column=_names(getattr(args, "output_column", None)),
+            cases=args.cases if args.cases is not None or kind == "eval" else CHECK_CASES,
+            sample=getattr(args, "sample", None) or Sample.FIRST,
+            seed=getattr(args, "sample_seed", None),
+            timeout=args.timeout if args.timeout is not None else magics.timeout,
+            run_timeout=args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
+            isolation=args.isolation or Isolation.THREAD,
+            concurrency=concurrency,
+            lang=lang,
+            models=magics._models(),
+        )
+        run = magics._resolve("--run", text, magics._run_file) if text else None
+        if run is not None and not callable(run):
+            raise UsageError(t("magic.not_function", lang, text=text, type=type(run).__name__))
+        artifact = None
+        if args.artifact is not None:
+            artifact = quoted(args.artifact)
+            if artifact is None:
+                artifact = magics._resolve("--artifact", args.artifact, artifact_file)
+        executor = None
+        if getattr(args, "executor", None):
+            executor = magics._executor(args.executor)
+        dtype = magics._resolve("--dtype", args.dtype, no_file) if args.dtype else None
+        return replace(given, run=run, artifact=artifact, executor=executor, dtype=dtype)
+    except OptionError as problem:
+        raise UsageError(problem.for_magic(lang)) from None
+
+
+# What %skynet_check takes; %skynet_eval and every measurement built on it add workers.
+CHECK_OPTIONS = listed_options(CASES, OUTPUTS, SAMPLING, LIMITS)
+EVAL_OPTIONS = listed_options(CHECK_OPTIONS, WORKERS)

@@ -1,0 +1,232 @@
+"""The reward decomposition: stacked bars, weight sliders, the weights to write.
+
+The bars are recomputed in Python from the components each case stored
+(``scores["accuracy"|"speed"|"cost"]``), so moving a slider re-runs nothing.
+Without a reward spec the same panel shows the named scores instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import ipywidgets as W
+
+from ...core.reward import PART_TITLES, PARTS, RewardSpec
+from ...i18n import t
+from ...show.render import esc
+from . import _html
+from ._state import LOWEST_BARS, LiveState, components
+
+CHECK_BARS = 50  # cases with a bar in a check (all of a normal 3-case check)
+EVAL_BARS = LOWEST_BARS  # lowest rewards listed in an evaluation
+
+
+def set_value(widget: W.Widget, value: object) -> int:
+    """Set ``widget.value`` when it differs; the number of comm messages that costs."""
+    if widget.value == value:
+        return 0
+    widget.value = value
+    return 1
+
+
+class RewardPanel:
+    """Bars and sliders for one view (``box`` is the widget to place)."""
+
+    def __init__(
+        self,
+        lang: str,
+        guard: Callable[[Callable[[], object]], None],
+        spec: RewardSpec | None = None,
+    ) -> None:
+        self.lang = lang
+        self._guard = guard
+        self.state: LiveState | None = None
+        self.spec = spec
+        self._quiet = False
+        # A spec known from the start shapes the panel at creation: no update messages.
+        start = self._spec_weights() if spec is not None else (0.0, 0.0, 0.0)
+        shown = None if spec is not None else "none"
+        self.bars = W.HTML(layout=W.Layout(width="auto", align_self="stretch"))
+        self.sliders = [
+            W.FloatSlider(
+                value=round(weight, 4),
+                min=0.0,
+                max=1.0,
+                step=0.01,
+                description=t(PART_TITLES[part], lang),
+                readout_format=".2f",
+                continuous_update=True,
+                style={"description_width": "initial"},
+                layout=W.Layout(width="300px", max_width="100%", flex="0 0 auto"),
+                _dom_classes=[f"skynet-weight-{part}"],
+            )
+            for part, weight in zip(PARTS, start, strict=True)
+        ]
+        for slider in self.sliders:
+            slider.observe(self._moved, names="value")
+        self.reset = W.Button(
+            description=t("view.reset", lang),
+            icon="undo",
+            layout=W.Layout(width="auto"),
+            tooltip=t("view.weights_same", lang),
+        )
+        self.reset.on_click(lambda _: self._guard(self.restore))
+        self.prompt = W.HTML(
+            f'<span class="skv" style="font-size:12px">{esc(t("view.try_weights", lang))}</span>'
+        )
+        self.spec_line = W.HTML(self.spec_line_html(start) if spec is not None else "")
+        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        self.controls = W.VBox(
+            # Wrapped, not squeezed: in a narrow output each slider keeps a usable track.
+            [self.prompt, W.HBox([*self.sliders, self.reset], layout=wrap), self.spec_line],
+            layout=W.Layout(display=shown),
+        )
+        self.box = W.VBox(
+            [self.bars, self.controls],
+            layout=W.Layout(display=shown),
+            _dom_classes=["skynet-reward"],
+        )
+
+    def close(self) -> None:
+        for widget in (*self.sliders, self.reset, self.prompt, self.spec_line, self.bars):
+            widget.close()
+        self.controls.close()
+        self.box.close()
+
+    # --- weights ----------------------------------------------------------------
+
+    def weights(self) -> tuple[float, float, float] | None:
+        """The slider weights rescaled to sum to 1 (None when all are 0)."""
+        raw = [slider.value for slider in self.sliders]
+        total = sum(raw)
+        if total <= 0:
+            return None
+        return (raw[0] / total, raw[1] / total, raw[2] / total)
+
+    def _spec_weights(self) -> tuple[float, float, float]:
+        assert self.spec is not None
+        return tuple(self.spec.weights[part] for part in PARTS)  # type: ignore[return-value]
+
+    def chosen_spec(self) -> RewardSpec | None:
+        """The reward spec with the weights the sliders show (what to write)."""
+        weights = self.weights()
+        if self.spec is None or weights is None:
+            return None
+        return self.spec.with_weights(*weights)
+
+    def set_weights(self, accuracy: float, speed: float, cost: float) -> None:
+        """Move the three sliders at once (one recomputation)."""
+        self._quiet = True
+        try:
+            for slider, value in zip(self.sliders, (accuracy, speed, cost), strict=True):
+                slider.value = value
+        finally:
+            self._quiet = False
+        self.render()
+
+    def restore(self) -> None:
+        if self.spec is not None:
+            self.set_weights(*self._spec_weights())
+
+    def _moved(self, change: dict) -> None:
+        if not self._quiet:
+            self._guard(self.render)
+
+    # --- drawing ----------------------------------------------------------------
+
+    def attach(self, state: LiveState) -> int:
+        """Show ``state``; a new spec resets the sliders to its weights."""
+        self.state = state
+        sent = 0
+        if state.spec is not None and state.spec != self.spec:
+            self.spec = state.spec
+            self._quiet = True
+            try:
+                for slider, value in zip(self.sliders, self._spec_weights(), strict=True):
+                    sent += set_value(slider, round(value, 4))
+            finally:
+                self._quiet = False
+        return sent
+
+    def render(self) -> int:
+        """Redraw from the stored components; the comm messages it sent."""
+        state = self.state
+        if state is None:
+            return 0
+        sent = 0
+        if state.has_reward or (state.spec is not None and not state.named):
+            sent += self._show(self.box, True) + self._show(self.controls, True)
+            weights = self.weights()
+            if weights is not None:
+                sent += set_value(self.bars, self.bars_html(state, weights))
+            sent += set_value(self.spec_line, self.spec_line_html(weights))
+        elif state.named:
+            sent += self._show(self.box, True) + self._show(self.controls, False)
+            # A check lists each case; an evaluation's table already has them, so means only.
+            rows = state.select(count=CHECK_BARS)[0] if state.kind == "check" else []
+            sent += set_value(
+                self.bars, _html.named_panel_html(rows, state.mean_named(), state.lang)
+            )
+        else:
+            sent += self._show(self.box, False)
+        return sent
+
+    @staticmethod
+    def _show(widget: W.Widget, visible: bool) -> int:
+        want = None if visible else "none"
+        if widget.layout.display == want:
+            return 0
+        widget.layout.display = want
+        return 1
+
+    def spec_line_html(self, weights: tuple[float, float, float] | None) -> str:
+        lang = self.state.lang if self.state is not None else self.lang
+        if weights is None:
+            return f'<div class="skv skv-fail">{esc(t("spec.weights_all_zero", lang))}</div>'
+        same = all(abs(a - b) < 5e-4 for a, b in zip(weights, self._spec_weights(), strict=True))
+        return _html.spec_line_html(weights, same, lang)
+
+    @staticmethod
+    def bars_html(state: LiveState, weights: tuple[float, float, float]) -> str:
+        return reward_html(state, weights)
+
+
+def reward_html(
+    state: LiveState, weights: tuple[float, float, float], *, static: bool = False
+) -> str:
+    """Title, legend, one bar per case (a check) or the lowest ones (an evaluation), the mean."""
+    lang = state.lang
+    parts = [] if static else [_html.STYLE]
+    parts.append('<div class="skv skv-reward-box">')
+    parts.append(f'<div class="skv-rh">{esc(t("view.reward_title", lang))}</div>')
+    parts.append(f'<div class="skv-notes">{esc(t("view.reward_help", lang))}</div>')
+    parts.append(_html.legend_html(weights, lang))
+    rows = []
+    if state.kind == "check":
+        cases, _ = state.select(count=CHECK_BARS)
+        for case in cases:
+            found = components(case)
+            if found is None:
+                rows.append(_html.no_reward_row(case, lang))
+            else:
+                rows.append(_bar(case.index, found, case.run_ms, case.cost_usd, weights, lang))
+    else:
+        lowest = state.lowest_rewards(weights, EVAL_BARS)
+        if lowest:
+            parts.append(f'<div class="skv-notes">{esc(t("view.lowest", lang))}</div>')
+        for case, found in lowest:
+            rows.append(_bar(case.index, found, case.run_ms, case.cost_usd, weights, lang))
+    mean = state.mean_parts
+    if mean is not None:
+        raw = _html.raw_measures(state.run_ms.mean, state.cost_usd.mean, lang)
+        count = t("view.over_cases", lang, count=state.parts[0].count)
+        label = f"{t('view.mean_reward', lang)} ({count})"
+        rows.append(_html.reward_bar_html(label, mean, weights, raw, lang, mean=True))
+    parts.append(f'<div class="skv-bars">{"".join(rows)}</div></div>')
+    return "".join(parts)
+
+
+def _bar(index, found, run_ms, cost_usd, weights, lang) -> str:
+    raw = _html.raw_measures(run_ms, cost_usd, lang)
+    label = f"{t('col.case', lang)} {index}"
+    return _html.reward_bar_html(label, found, weights, raw, lang, case=index)

@@ -1,0 +1,10 @@
+"""The optimizer preview on the real GEPA, and the DSPy adapter.
+
+Modules::
+
+    optimize.py      optimize(): GEPA on a metric, with a budget and a cost limit
+    gepa_adapter.py  to_gepa_adapter: a metric as a GEPA adapter
+    dspy_adapter.py  to_dspy_metric, from_dspy_program (optional extra)
+    report.py        OptimizeReport: what it found
+    render.py        the optimizer's report as text and HTML
+"""

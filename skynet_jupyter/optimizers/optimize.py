@@ -1,0 +1,569 @@
+"""A short, budgeted run of the real GEPA optimizer, driven by the metric: ``optimize``.
+
+``optimize(metric, data, run=, artifact=, budget=)`` splits the cases into a
+training and a validation part, hands GEPA (the ``gepa`` library, the optional
+extra ``[gepa]``) the adapter of ``gepa_adapter`` and a reflection model, and
+records what GEPA did through its callbacks: every candidate with its parent
+and validation score, every proposal with the feedback records the reflection
+model read, and what it all cost.  The result is an :class:`OptimizeReport`.
+
+``budget`` is GEPA's ``max_metric_calls``; ``max_cost`` stops on dollars (task,
+judge and reflection together).  GEPA checks both between iterations, so a
+run ends at most one iteration past them.  Ctrl-C stops the run and keeps
+what was found.  When nothing improved, the report says why it likely did
+not, from what it saw (the feedback adviser reads the seed's cases).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.dataset import Case, DataError
+from ..core.metric import Metric, load_metric
+from ..core.options import RunOptions
+from ..core.report import ADVICE, CaseResult, CheckReport
+from ..i18n import t
+from ..models.settings import ModelNotConfigured, ModelSettings, current_settings
+from ..run.engine import CaseFinished, RunCache, chosen_cases
+from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, import_gepa, optimizer_options
+from .report import (
+    Candidate,
+    Costs,
+    OptimizeEvent,
+    OptimizeListener,
+    OptimizeReport,
+    Proposal,
+)
+
+__all__ = [
+    "Candidate",
+    "Costs",
+    "OptimizeEvent",
+    "OptimizeReport",
+    "Proposal",
+    "optimize",
+]
+
+DEFAULT_MINIBATCH = 3  # GEPA's reflection_minibatch_size when none is given
+PERFECT = 1.0  # GEPA's perfect_score default: a minibatch at full marks is skipped
+SHOWN_CASES = 8  # case numbers listed in a sentence
+
+# What sj.optimize sets itself: not accepted again in **options.
+_OURS = frozenset(
+    {
+        "seed_candidate",
+        "trainset",
+        "valset",
+        "adapter",
+        "task_lm",
+        "evaluator",
+        "reflection_lm",
+        "max_metric_calls",
+        "callbacks",
+        "logger",
+        "seed",
+    }
+)
+
+
+# --- recording what GEPA does ------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Recorder:
+    """GEPA's callbacks, turned into the report (GEPA calls them in this thread)."""
+
+    report: OptimizeReport
+    adapter: SkynetGEPAAdapter
+    reflection: ReflectionModel
+    valset: list[Case]
+    listener: OptimizeListener | None
+    selected: int | None = None
+    parent_scores: list[float] = field(default_factory=list)
+    seed_results: list[CaseResult] = field(default_factory=list)
+    skipped_perfect: int = 0
+    errors: list[BaseException] = field(default_factory=list)
+
+    # GEPA swallows exceptions raised in callbacks: keep ours to raise after the run.
+    def _guard(self, action: Callable[[], None]) -> None:
+        try:
+            action()
+        except Exception as problem:
+            self.errors.append(problem)
+
+    def emit(self, kind: str) -> None:
+        report = self.report
+        spend = self.adapter.spend
+        report.cost_usd = _costs(spend, self.reflection)
+        report.reflection_calls = self.reflection.calls
+        report.failed_cases = self.adapter.failed_cases
+        if self.listener is not None:
+            self.listener(OptimizeEvent(kind, report))
+
+    def on_engine_event(self, event: Any) -> None:
+        if type(event) is CaseFinished:
+            self.report.calls += 1
+            if self.adapter.current_artifact == self.report.seed_artifact:
+                self.seed_results.append(event.result)  # what the adviser reads
+            self.emit("case")
+
+    def on_candidate_selected(self, event: Any) -> None:
+        self.selected = event["candidate_idx"]
+
+    def on_evaluation_end(self, event: Any) -> None:
+        if event["candidate_idx"] is not None:  # the parent, on the minibatch
+            self.parent_scores = list(event["scores"])
+            return
+
+        def record() -> None:
+            proposal = self._open()
+            if proposal is not None:
+                proposal.after = list(event["scores"])
+                self.emit("judged")
+
+        self._guard(record)
+
+    def on_evaluation_skipped(self, event: Any) -> None:
+        if event.get("reason") == "all_scores_perfect":
+            self.skipped_perfect += 1
+
+    def on_proposal_start(self, event: Any) -> None:
+        def record() -> None:
+            records = event["reflective_dataset"]
+            components = event["components"]
+            read = [dict(r) for name in components for r in records.get(name, [])]
+            parent_text = _text(event["parent_candidate"], self.report.component)
+            proposal = Proposal(
+                iteration=event["iteration"],
+                parent=self.selected,
+                parent_text=parent_text,
+                records=read,
+                before=list(self.parent_scores),
+            )
+            self.report.proposals.append(proposal)
+
+        self._guard(record)
+
+    def on_proposal_end(self, event: Any) -> None:
+        def record() -> None:
+            proposal = self._open()
+            if proposal is None:
+                return
+            new = dict(event["new_instructions"])
+            if self.report.component is not None and set(new) == {self.report.component}:
+                proposal.text = new[self.report.component]
+            else:
+                parent = proposal.parent_text
+                base = dict(parent) if isinstance(parent, dict) else {}
+                proposal.text = {**base, **new}
+            self.emit("proposal")
+
+        self._guard(record)
+
+    def on_candidate_rejected(self, event: Any) -> None:
+        def record() -> None:
+            proposal = self._open()
+            if proposal is not None:
+                proposal.accepted = False
+                self.emit("judged")
+
+        self._guard(record)
+
+    def on_valset_evaluated(self, event: Any) -> None:
+        def record() -> None:
+            report = self.report
+            text = _text(event["candidate"], report.component)
+            parents = [p for p in event.get("parent_ids") or [] if p is not None]
+            proposal = self._open()
+            if proposal is not None and event["candidate_idx"] != 0:
+                proposal.accepted = True
+                proposal.candidate = event["candidate_idx"]
+            scores = {
+                self.valset[val_id].index: float(score)
+                for val_id, score in event["scores_by_val_id"].items()
+            }
+            report.candidates.append(
+                Candidate(
+                    index=event["candidate_idx"],
+                    text=text,
+                    parent=parents[0] if parents else None,
+                    score=float(event["average_score"]),
+                    val_scores=scores,
+                    records=list(proposal.records) if proposal is not None else [],
+                    iteration=event["iteration"],
+                    calls=report.calls,
+                )
+            )
+            self.emit("candidate")
+
+        self._guard(record)
+
+    def _open(self) -> Proposal | None:
+        """The latest proposal GEPA has not decided on yet."""
+        proposals = self.report.proposals
+        if proposals and proposals[-1].accepted is None:
+            return proposals[-1]
+        return None
+
+
+def _text(candidate: dict[str, str], component: str | None) -> Any:
+    return dict(candidate) if component is None else candidate[component]
+
+
+def _costs(spend: Costs, reflection: ReflectionModel) -> Costs:
+    """The adapter's task and judge spend, with the reflection model's added."""
+    return dataclasses.replace(
+        spend, reflection=reflection.cost_usd, reflection_known=reflection.cost_known
+    )
+
+
+class _Log:
+    """GEPA's logger: its lines go to the report, not to the notebook."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+
+    def log(self, message: str) -> None:
+        self.lines.append(str(message))
+
+
+class _CostStop:
+    """Stops GEPA once the dollars spent reach ``max_cost`` (checked between iterations)."""
+
+    def __init__(self, max_cost: float, spent: Callable[[], float]) -> None:
+        self.max_cost = max_cost
+        self.spent = spent
+        self.fired = False
+
+    def __call__(self, state: Any) -> bool:
+        if self.spent() >= self.max_cost:
+            self.fired = True
+        return self.fired
+
+
+class _ReflectionStop:
+    """Stops GEPA once the reflection model failed (GEPA would log it and go on)."""
+
+    def __init__(self, reflection: ReflectionModel) -> None:
+        self.reflection = reflection
+
+    def __call__(self, state: Any) -> bool:
+        return self.reflection.error is not None
+
+
+# --- the entry point -------------------------------------------------------------
+
+
+def split_cases(
+    cases: list[Case], val: float | int, seed: int, lang: str
+) -> tuple[list[Case], list[Case]]:
+    """(train, validation): ``val`` a fraction (0..1) or a count of validation cases."""
+    total = len(cases)
+    if total < 2:
+        raise DataError(t("optimize.too_few_cases", lang, count=total))
+    if isinstance(val, bool) or not isinstance(val, int | float):
+        raise ValueError(t("optimize.bad_val", lang, value=repr(val)))
+    if isinstance(val, int) and val >= 1:
+        count = val
+    elif isinstance(val, float) and 0 < val < 1:
+        count = max(1, round(val * total))
+    else:
+        raise ValueError(t("optimize.bad_val", lang, value=repr(val)))
+    count = min(count, total - 1)
+    order = list(range(total))
+    random.Random(seed).shuffle(order)
+    chosen = set(order[:count])
+    train = [case for i, case in enumerate(cases) if i not in chosen]
+    validation = [case for i, case in enumerate(cases) if i in chosen]
+    return train, validation
+
+
+def _gepa_options(options: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """``options`` checked against ``gepa.optimize``'s own parameters."""
+    known = set(inspect.signature(import_gepa().optimize).parameters)
+    for name in options:
+        if name in _OURS:
+            raise TypeError(t("optimize.option_ours", lang, name=name))
+        if name not in known:
+            raise TypeError(t("optimize.option_unknown", lang, name=name))
+    return dict(options)
+
+
+def _reflection_model(reflection_model: Any, models: ModelSettings | None, lang: str) -> Any:
+    model = reflection_model
+    if model is None:
+        model = current_settings(models).reflection_model
+    if model is None:
+        raise ReflectionModelMissing(lang)
+    return model
+
+
+class ReflectionModelMissing(ModelNotConfigured):
+    """No reflection model: ``optimize`` needs one to write new texts."""
+
+    def __init__(self, lang: str = "en") -> None:
+        RuntimeError.__init__(self, t("optimize.no_reflection_model", lang))
+        self.role = "reflection"
+
+
+def optimize(
+    metric: Metric | Callable[..., Any] | str,
+    data: Any,
+    *,
+    run: Callable[[Any, Any], Any] | str,
+    artifact: str | dict[str, str],
+    budget: int,
+    reflection_model: Any = None,
+    val: float | int = 0.3,
+    max_cost: float | None = None,
+    seed: int = 0,
+    outputs: str | Sequence[str] | None = None,
+    inputs: str | Sequence[str] | None = None,
+    split: str | None = None,
+    component: str = "prompt",
+    timeout: float = 60,
+    run_timeout: float | None = None,
+    isolation: str | None = None,
+    concurrency: int = 8,
+    executor: Executor | None = None,
+    lang: str | None = None,
+    models: ModelSettings | None = None,
+    run_cache: RunCache | None = None,
+    on_event: OptimizeListener | None = None,
+    **options: Any,
+) -> OptimizeReport:
+    """Run the real GEPA optimizer for ``budget`` metric calls and report what it found.
+
+    ``artifact`` is the seed text given to ``run(artifact, input)`` (or a dict
+    ``{name: text}`` of several texts, which ``run`` then receives whole, as
+    a DSPy program's run does).  A share ``val`` of the cases (or that many
+    cases) is kept for validation; GEPA proposes from the others.  New texts
+    come from ``reflection_model`` (a litellm model, or a callable
+    ``(instructions, input) -> str`` such as :class:`StandInModel`, which
+    receives GEPA's prompt as ``instructions``), else the configured
+    reflection model.  ``max_cost`` stops on dollars.  Other ``options`` go
+    to ``gepa.optimize`` (``reflection_minibatch_size=``,
+    ``candidate_selection_strategy=``, ``use_merge=`` ...).  Ctrl-C stops the
+    run and the report keeps what was found.
+    """
+    # The engine's rules on the options, now: a bad time limit or isolation is a sentence
+    # before GEPA starts, not an error inside its loop.
+    checked = optimizer_options(
+        run_timeout,
+        isolation,
+        run=run,
+        artifact=artifact,
+        outputs=outputs,
+        inputs=inputs,
+        split=split,
+        timeout=timeout,
+        concurrency=concurrency,
+        executor=executor,
+        lang=lang,
+        models=models,
+    )
+    return optimize_with(
+        metric,
+        data,
+        checked,
+        budget=budget,
+        reflection_model=reflection_model,
+        val=val,
+        max_cost=max_cost,
+        seed=seed,
+        component=component,
+        run_cache=run_cache,
+        on_event=on_event,
+        gepa_options=options,
+    )
+
+
+def optimize_with(
+    metric: Metric | Callable[..., Any] | str,
+    data: Any,
+    options: RunOptions,
+    *,
+    budget: int,
+    reflection_model: Any = None,
+    val: float | int = 0.3,
+    max_cost: float | None = None,
+    seed: int = 0,
+    component: str = "prompt",
+    run_cache: RunCache | None = None,
+    on_event: OptimizeListener | None = None,
+    gepa_options: Mapping[str, Any] | None = None,
+) -> OptimizeReport:
+    """:func:`optimize` with its run options already checked (``%skynet_optimize`` calls it).
+
+    ``options.artifact`` is the seed; the cases are those ``options`` choose
+    from ``data`` (``cases``, ``json_columns``... as for ``evaluate``).
+    """
+    language = options.language
+    artifact = options.artifact
+    started = time.perf_counter()
+    gepa = import_gepa()
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(t("optimize.bad_budget", language, value=repr(budget)))
+    if max_cost is not None and (
+        isinstance(max_cost, bool) or not isinstance(max_cost, int | float) or max_cost <= 0
+    ):
+        raise ValueError(t("optimize.bad_max_cost", language, value=repr(max_cost)))
+    if isinstance(artifact, str):
+        seed_candidate, adapter_component = {component: artifact}, component
+    elif (
+        isinstance(artifact, dict)
+        and artifact
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in artifact.items())
+    ):
+        seed_candidate, adapter_component = dict(artifact), None
+    else:
+        raise TypeError(t("optimize.bad_artifact", language, type=type(artifact).__name__))
+    gepa_given = _gepa_options(gepa_options or {}, language)
+    reflection = ReflectionModel(_reflection_model(reflection_model, options.models, language))
+    loaded = load_metric(metric)
+    cases = chosen_cases(data, options)
+    train, validation = split_cases(cases, val, seed, language)
+
+    report = OptimizeReport(
+        seed_artifact=artifact,
+        budget=budget,
+        max_cost=max_cost,
+        lang=language,
+        metric_name=loaded.name,
+        component=adapter_component,
+        train_size=len(train),
+        val_size=len(validation),
+        val_cases=[case.index for case in validation],
+    )
+    adapter = SkynetGEPAAdapter.with_options(
+        loaded, adapter_component, options, run_cache=run_cache
+    )
+    recorder = _Recorder(report, adapter, reflection, validation, on_event)
+    adapter.on_event = recorder.on_engine_event
+    cost_stop = (
+        _CostStop(max_cost, lambda: _costs(adapter.spend, reflection).total)
+        if max_cost is not None
+        else None
+    )
+    stoppers: list[Any] = [_ReflectionStop(reflection)]
+    if cost_stop is not None:
+        stoppers.append(cost_stop)
+    given = gepa_given.pop("stop_callbacks", None)
+    if given is not None:
+        stoppers.extend(given if isinstance(given, Sequence) else [given])
+    gepa_given.setdefault("reflection_minibatch_size", min(DEFAULT_MINIBATCH, len(train)))
+
+    result = None
+    try:
+        result = gepa.optimize(
+            seed_candidate=seed_candidate,
+            trainset=train,
+            valset=validation,
+            adapter=adapter,
+            reflection_lm=reflection,
+            max_metric_calls=budget,
+            stop_callbacks=stoppers,
+            callbacks=[recorder],
+            logger=_Log(report.log),
+            seed=seed,
+            **gepa_given,
+        )
+    except KeyboardInterrupt:
+        report.stopped = "interrupted"
+    if recorder.errors:
+        raise recorder.errors[0]
+    if result is not None:
+        report.calls = max(report.calls, int(getattr(result, "total_metric_calls", 0) or 0))
+    if report.stopped is None:
+        if reflection.error is not None:
+            report.stopped = "reflection_error"
+        elif cost_stop is not None and cost_stop.fired:
+            report.stopped = "max_cost"
+        else:
+            report.stopped = "budget"
+    # A proposal the reflection model never wrote (it failed, or Ctrl-C came) is no proposal.
+    report.proposals = [p for p in report.proposals if p.text is not None]
+    if reflection.error is not None:
+        report.error = t("optimize.reflection_failed", language, error=_one_line(reflection.error))
+    report.advice = diagnose(report, recorder, loaded, gepa_given)
+    report.elapsed_s = time.perf_counter() - started
+    report.finished = True
+    recorder.emit("finished")
+    return report
+
+
+def _one_line(problem: BaseException) -> str:
+    from ..core.secrets import redact
+
+    text = " ".join(redact(str(problem)).split())
+    return f"{type(problem).__name__}: {text}" if text else type(problem).__name__
+
+
+# --- why nothing improved -------------------------------------------------------------
+
+
+def diagnose(
+    report: OptimizeReport, recorder: _Recorder, metric: Metric, gepa_options: dict[str, Any]
+) -> list[str]:
+    """Likely causes, in plain sentences, when no candidate beat the seed."""
+    if report.improved or report.seed_score is None:
+        return []
+    lang = report.lang
+    notes: list[str] = []
+    minibatch = int(gepa_options.get("reflection_minibatch_size") or DEFAULT_MINIBATCH)
+    if report.failed_cases:
+        notes.append(t("optimize.why_contract", lang, count=report.failed_cases))
+    seed = report.candidates[0]
+    if seed.val_scores and min(seed.val_scores.values()) >= PERFECT:
+        notes.append(t("optimize.why_perfect", lang))
+    elif not report.proposals and report.error is None and report.stopped == "budget":
+        if recorder.skipped_perfect:
+            notes.append(t("optimize.why_perfect", lang))
+        else:
+            needed = report.val_size + 2 * minibatch + report.val_size
+            notes.append(
+                t(
+                    "optimize.why_budget",
+                    lang,
+                    budget=report.budget,
+                    val=report.val_size,
+                    needed=needed,
+                )
+            )
+    elif report.proposals:
+        rejected = sum(1 for p in report.proposals if p.accepted is False)
+        accepted = sum(1 for p in report.proposals if p.accepted)
+        if accepted:
+            notes.append(t("optimize.why_not_better", lang, count=accepted))
+        best = report.best
+        seen = [v for c in report.candidates for v in c.val_scores.values()]
+        full = max([PERFECT, *seen])  # full marks: 1, or the top of another scale
+        missed = sorted(i for i, v in (best.val_scores if best else {}).items() if v < full)
+        if missed:
+            shown = ", ".join(map(str, missed[:SHOWN_CASES]))
+            if len(missed) > SHOWN_CASES:
+                shown += ", …"
+            notes.append(t("optimize.why_unseen", lang, cases=shown, count=len(missed)))
+        elif rejected:
+            notes.append(t("optimize.why_rejected", lang, count=rejected))
+    if recorder.seed_results:
+        from ..core.advice import advise
+
+        seed_report = CheckReport(
+            steps=[],
+            cases=[r for r in recorder.seed_results if r.passed],
+            lang=lang,
+            metric_name=metric.name,
+            reward_spec=metric.reward_spec,
+        )
+        step = advise(seed_report)
+        if step is not None and step.status == ADVICE:  # not "no advice"
+            notes.append(t("optimize.why_feedback", lang, advice=step.message))
+    return notes

@@ -1,0 +1,542 @@
+"""Cases in worker processes that can be killed: ``isolation="process"``.
+
+A thread cannot stop a call blocked in C (``time.sleep``, a socket read, a
+lock): in thread mode such a case is failed at its limit but its thread stays
+behind.  Here each concurrency slot is a worker process (a fresh interpreter:
+``python -c``, so nothing of the notebook's ``__main__`` is re-run), fed one
+case at a time; a case past its limit has its process killed, and the slot
+starts a new one.
+
+- **Code travels by value.**  The runner (metric, run function, artifact,
+  models) is sent once per process with cloudpickle, as the executor path does
+  (``executors``): functions defined in a notebook work, tracebacks name the cell.
+- **Limits.**  The runner in the worker writes each phase's deadline and step
+  to a shared page (``mmap``, one cell per slot); the parent reads it every
+  ``TICK`` and kills a worker whose case is past it.  ``time.perf_counter`` is
+  the system's monotonic clock, the same in every process.
+- **Protocol.**  Length-prefixed pickles (plain pickle when it can, cloudpickle
+  for the notebook's own classes) over the worker's stdin / stdout; the worker
+  points its own fd 1 at stderr, so a metric's ``print`` never mixes into the
+  protocol.  It ignores SIGINT: Ctrl-C is the parent's to handle.  The parent
+  polls the workers' outputs (POSIX; reader threads on Windows).
+- **Events** come in the calling thread, as in thread mode; a failing listener
+  stops new cases, lets those in flight finish, and raises
+  ``StoppedByListener`` with the results.
+
+The cost is a process start per slot (and per killed case), and per case a
+pickle each way (``benchmarks/bench_isolation.py`` measures it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import math
+import mmap
+import os
+import pickle
+import queue
+import selectors
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Sequence
+from typing import IO, Any
+
+from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
+from ..core.dataset import Case
+from ..core.report import CaseResult
+from ..i18n import t
+from .one_case import CaseRunner, exception_line
+from .workers import TICK, OnResult, StoppedByListener, not_run_result, timeout_result
+
+_HEADER = struct.Struct("!Q")
+_CELL = 2  # doubles per slot on the shared page: the phase deadline, its step (0 run, 1 metric)
+_STEPS = (RUN_FUNCTION, METRIC_TIME_LIMIT)
+_EXIT_WAIT = 1.0  # how long finished workers get to exit before they are killed
+POLL_OUTPUTS = os.name == "posix"  # Windows pipes cannot be polled: reader threads there
+
+
+# --- the worker process ----------------------------------------------------------------
+
+
+class _PageWatch:
+    """The runner's ``Deadline``, written to the shared page the parent reads."""
+
+    __slots__ = ("_at", "_cells")
+
+    def __init__(self, cells: Any, slot: int) -> None:  # a memoryview of doubles
+        self._cells = cells
+        self._at = slot * _CELL
+
+    @property
+    def deadline(self) -> float:
+        return float(self._cells[self._at])
+
+    @deadline.setter
+    def deadline(self, value: float) -> None:
+        self._cells[self._at] = value
+
+    @property
+    def step(self) -> str:
+        return _STEPS[int(self._cells[self._at + 1])]
+
+    @step.setter
+    def step(self, value: str) -> None:
+        self._cells[self._at + 1] = 0.0 if value == RUN_FUNCTION else 1.0
+
+
+def _read_message(stream: IO[bytes]) -> bytes | None:
+    header = _read_exact(stream, _HEADER.size)
+    if header is None:
+        return None
+    return _read_exact(stream, _HEADER.unpack(header)[0])
+
+
+def _read_exact(stream: IO[bytes], size: int) -> bytes | None:
+    chunks = []
+    while size:
+        chunk = stream.read(size)
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write_message(stream: IO[bytes], data: bytes) -> None:
+    stream.write(_HEADER.pack(len(data)) + data)
+
+
+def _pack(value: Any) -> bytes:
+    """Plain pickle (fast, C) when it can; cloudpickle (by value) for notebook objects."""
+    try:
+        data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a lambda, a class made at run time: send it by value
+        data = None
+    if data is None or b"__main__" in data:  # the notebook's names do not exist over there
+        from .executors import dumps
+
+        return dumps(value)
+    return data
+
+
+def _child_main() -> None:
+    """The worker: ``python -c "...; _child_main()" PAGE SLOT``."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    page_path, slot = sys.argv[1], int(sys.argv[2])
+    commands = os.fdopen(os.dup(0), "rb", buffering=0)
+    replies = os.fdopen(os.dup(1), "wb", buffering=0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() must not read the protocol
+    os.dup2(2, 1)  # print, from Python or C, goes to stderr
+
+    def reply(kind: str, value: Any) -> None:
+        _write_message(replies, _pack((kind, value)))
+
+    first = _read_message(commands)
+    if first is None:
+        return
+    try:
+        path, key, blob = pickle.loads(first)
+        sys.path[:0] = [entry for entry in path if entry not in sys.path]
+        from ..core.skynet_import import install_skynet_module
+        from ..models.case_context import CaseContext, current_case
+        from ..models.llm import warm_up
+        from .executors import unpack_runner
+
+        install_skynet_module()  # before the runner: metric code may import skynet
+        runner = unpack_runner(key, blob)
+        warm_up(runner.models.task_model, runner.models.judge_model)
+        with open(page_path, "r+b") as page_file:
+            page = mmap.mmap(page_file.fileno(), 0)
+        watch = _PageWatch(memoryview(page).cast("d"), slot)
+        ctx = CaseContext(runner.models)
+        current_case.set(ctx)
+    except BaseException as exc:
+        reply("broken", exception_line(exc))
+        return
+    reply("ready", None)
+    score_case = runner.score_case
+    while True:
+        data = _read_message(commands)
+        if data is None:
+            return
+        try:
+            case = pickle.loads(data)
+        except BaseException as exc:  # a class this process cannot import
+            reply("unreadable", exception_line(exc))
+            continue
+        result = score_case(case, ctx, watch)  # never raises
+        watch.deadline = math.inf
+        try:
+            payload = _pack(("result", result))
+        except BaseException as exc:
+            failed = CaseResult(case.index, case.input, case.expected)
+            failed.failed_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+            failed.error = t("case.result_unsendable", runner.lang, error=exception_line(exc))
+            payload = _pack(("result", failed))
+        _write_message(replies, payload)
+
+
+# --- the parent ------------------------------------------------------------------------
+
+
+class _Slot:
+    """One worker process and the case it runs."""
+
+    __slots__ = ("case", "generation", "number", "process", "ready")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.generation = 0
+        self.process: subprocess.Popen[bytes] | None = None
+        self.ready = False
+        self.case: Case | None = None
+
+
+def _reader(number: int, generation: int, stream: IO[bytes], inbox: queue.SimpleQueue[Any]) -> None:
+    """One per worker process: its replies, then None at its end (it exited or was killed)."""
+    try:
+        while True:
+            data = _read_message(stream)
+            if data is None:
+                break
+            inbox.put((number, generation, data))
+    except (OSError, ValueError):  # the pipe broke: the same as an end
+        pass
+    finally:
+        inbox.put((number, generation, None))
+        with contextlib.suppress(OSError):
+            stream.close()
+
+
+class _Pool:
+    """Worker processes, one per slot, restarted when killed."""
+
+    def __init__(self, runner: CaseRunner, slots: int) -> None:
+        from .executors import dumps_with_sources, unpicklable_part
+
+        try:
+            blob = dumps_with_sources(runner)
+        except Exception as exc:
+            raise ValueError(
+                t(
+                    "isolation.unpicklable",
+                    runner.lang,
+                    part=unpicklable_part(runner),
+                    error=f"{type(exc).__name__}: {exc}",
+                )
+            ) from exc
+        key = hashlib.blake2b(blob, digest_size=16).digest()
+        self.first = pickle.dumps((list(sys.path), key, blob), pickle.HIGHEST_PROTOCOL)
+        descriptor, self.page_path = tempfile.mkstemp(prefix="skynet-page-")
+        with os.fdopen(descriptor, "wb") as page_file:
+            page_file.write(b"\0" * max(mmap.PAGESIZE, slots * _CELL * 8))
+        with open(self.page_path, "r+b") as page_file:
+            self.page = mmap.mmap(page_file.fileno(), 0)
+        self.cells: Any = memoryview(self.page).cast("d")  # doubles (typeshed says ints)
+        # POSIX: the workers' outputs are polled here (one wake-up per reply); elsewhere
+        # (Windows pipes cannot be polled) a reader thread per worker feeds a queue.
+        self.selector = selectors.DefaultSelector() if POLL_OUTPUTS else None
+        self.buffers: dict[int, bytearray] = {}
+        self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.slots = [_Slot(number) for number in range(slots)]
+        # The worker imports this very copy of skynet_jupyter (a source checkout too),
+        # without putting site-packages ahead of the standard library.
+        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        self.command = [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {here!r}) if {here!r} not in sys.path else None; "
+            "from skynet_jupyter.run.isolation import _child_main; _child_main()",
+        ]
+
+    def start(self, slot: _Slot) -> None:
+        slot.generation += 1
+        slot.ready = False
+        slot.case = None
+        self.cells[slot.number * _CELL] = math.inf
+        process = subprocess.Popen(
+            [*self.command, self.page_path, str(slot.number)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        slot.process = process
+        assert process.stdin is not None and process.stdout is not None
+        if self.selector is not None:
+            self.buffers[slot.number] = bytearray()
+            self.selector.register(
+                process.stdout.fileno(), selectors.EVENT_READ, (slot.number, slot.generation)
+            )
+        else:
+            threading.Thread(
+                target=_reader,
+                args=(slot.number, slot.generation, process.stdout, self.inbox),
+                name="skynet-isolation-reader",
+                daemon=True,
+            ).start()
+        self._send(slot, self.first)
+
+    def poll(self, timeout: float) -> list[tuple[int, int, bytes | None]]:
+        """The replies that came within ``timeout``: (slot, generation, message or None at end)."""
+        items: list[tuple[int, int, bytes | None]] = []
+        if self.selector is None:
+            with contextlib.suppress(queue.Empty):
+                items.append(self.inbox.get(timeout=timeout))
+                while True:
+                    items.append(self.inbox.get_nowait())
+            return items
+        if not self.selector.get_map():
+            time.sleep(timeout)
+            return items
+        for key, _ in self.selector.select(timeout):
+            number, generation = key.data
+            try:
+                chunk = os.read(key.fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:  # the worker exited or was killed
+                self._forget(key.fd)
+                items.append((number, generation, None))
+                continue
+            buffer = self.buffers[number]
+            buffer += chunk
+            while len(buffer) >= _HEADER.size:
+                end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
+                if len(buffer) < end:
+                    break
+                items.append((number, generation, bytes(buffer[_HEADER.size : end])))
+                del buffer[:end]
+        return items
+
+    def _forget(self, descriptor: int) -> None:
+        if self.selector is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(descriptor)
+
+    def _send(self, slot: _Slot, data: bytes) -> bool:
+        process = slot.process
+        try:
+            assert process is not None and process.stdin is not None
+            _write_message(process.stdin, data)
+            process.stdin.flush()
+        except (OSError, ValueError):  # it died: its reader reports the end
+            return False
+        return True
+
+    def send_case(self, slot: _Slot, case: Case, payload: bytes) -> None:
+        self.cells[slot.number * _CELL] = math.inf
+        slot.case = case
+        self._send(slot, payload)
+
+    def late(self, slot: _Slot, now: float) -> str | None:
+        """The step whose limit ``slot``'s case has passed, or None."""
+        at = slot.number * _CELL
+        if slot.case is None or now <= self.cells[at]:
+            return None
+        return _STEPS[int(self.cells[at + 1])]
+
+    def step_of(self, slot: _Slot) -> str:
+        return _STEPS[int(self.cells[slot.number * _CELL + 1])]
+
+    def kill(self, slot: _Slot) -> None:
+        slot.generation += 1  # whatever the old process still says is ignored
+        slot.ready = False
+        slot.case = None
+        process, slot.process = slot.process, None
+        if process is not None:
+            with contextlib.suppress(OSError):
+                process.kill()
+            self._close(process)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(_EXIT_WAIT)
+
+    def retire(self, slot: _Slot) -> None:
+        """No more cases for ``slot``: its worker reads the end of its input and exits."""
+        process = slot.process
+        if process is not None and process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+
+    def close(self) -> None:
+        deadline = time.monotonic() + _EXIT_WAIT
+        for slot in self.slots:
+            self.retire(slot)
+        for slot in self.slots:
+            process, slot.process = slot.process, None
+            if process is None:
+                continue
+            try:
+                process.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            self._close(process)
+        if self.selector is not None:
+            self.selector.close()
+        self.cells.release()
+        self.page.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.page_path)
+
+    def _close(self, process: subprocess.Popen[bytes]) -> None:
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        if self.selector is not None and process.stdout is not None:
+            # Polled here, so closed here (a reader thread closes its own at the end).
+            self._forget(process.stdout.fileno())
+            with contextlib.suppress(OSError):
+                process.stdout.close()
+
+
+def run_isolated(
+    runner: CaseRunner,
+    cases: Sequence[Case],
+    *,
+    concurrency: int,
+    on_result: OnResult | None,
+) -> tuple[list[CaseResult], bool]:
+    """Run ``cases`` in ``concurrency`` worker processes; (results in case order, interrupted)."""
+    if not cases:
+        return [], False
+    pool = _Pool(runner, max(1, min(concurrency, len(cases))))
+    todo = deque(cases)
+    results: list[CaseResult] = []
+    started: list[int] = []
+    fresh: list[CaseResult] = []
+    interrupted = False
+    listener_error: BaseException | None = None
+    broken: str | None = None  # a worker could not even load the runner: nothing will run
+    try:
+        for slot in pool.slots:
+            pool.start(slot)
+        while True:
+            if broken is None and listener_error is None:
+                for slot in pool.slots:
+                    while slot.ready and slot.case is None and todo:
+                        case = todo.popleft()
+                        try:
+                            payload = _pack(case)
+                        except Exception as exc:  # a lock or an open file in the case
+                            fresh.append(_unsendable_case(runner, case, exc))
+                            continue
+                        pool.send_case(slot, case, payload)
+                        started.append(case.index)
+            busy = [slot for slot in pool.slots if slot.case is not None]
+            stopping = broken is not None or listener_error is not None
+            if not busy and (stopping or not todo):
+                break
+            if stopping or not todo:
+                for slot in pool.slots:
+                    if slot.case is None:
+                        pool.retire(slot)
+            for item in pool.poll(TICK):
+                broken = _receive(pool, runner, item, fresh, todo, broken)
+            now = time.perf_counter()
+            for slot in pool.slots:
+                step = pool.late(slot, now)
+                if step is None:
+                    continue
+                late_case = slot.case
+                assert late_case is not None
+                pool.kill(slot)
+                fresh.append(timeout_result(runner, late_case, step, blocked=False))
+                if todo and broken is None and listener_error is None:
+                    pool.start(slot)
+            if fresh or started:
+                sent, done = started, fresh
+                started, fresh = [], []
+                results.extend(done)
+                if on_result is not None:
+                    try:
+                        on_result(sent, done)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as exc:
+                        listener_error = exc
+                        on_result = None
+    except KeyboardInterrupt:
+        interrupted = True
+        results.extend(fresh)
+        for slot in pool.slots:
+            if slot.case is not None:
+                pool.kill(slot)
+    finally:
+        pool.close()
+    if broken is not None and not interrupted:
+        reason = t("case.process_broken", runner.lang, error=broken)
+        step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+        results.extend(not_run_result(case, step, reason) for case in todo)
+    order = {case.index: position for position, case in enumerate(cases)}
+    results.sort(key=lambda r: order[r.index])
+    if listener_error is not None:
+        raise StoppedByListener(listener_error, results, interrupted) from listener_error
+    return results, interrupted
+
+
+def _receive(
+    pool: _Pool,
+    runner: CaseRunner,
+    item: tuple[int, int, bytes | None],
+    fresh: list[CaseResult],
+    todo: deque[Case],
+    broken: str | None,
+) -> str | None:
+    """Handle one message (or the end of a worker's output); the new ``broken``."""
+    number, generation, data = item
+    slot = pool.slots[number]
+    if generation != slot.generation:  # from a process already killed
+        return broken
+    if data is None:  # the process ended
+        process = slot.process
+        code = None
+        if process is not None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = process.wait(_EXIT_WAIT)
+        case = slot.case
+        was_ready = slot.ready
+        step = pool.step_of(slot)
+        pool.kill(slot)
+        if case is not None:
+            failed = not_run_result(
+                case,
+                RUN_FUNCTION if step == RUN_FUNCTION else METRIC_RETURN_VALUE,
+                t("case.process_died", runner.lang, code=code),
+            )
+            fresh.append(failed)
+        elif not was_ready and broken is None:
+            return f"exit code {code}"  # it died while starting: every restart would too
+        if todo and broken is None:
+            pool.start(slot)
+        return broken
+    kind, value = pickle.loads(data)
+    if kind == "ready":
+        slot.ready = True
+    elif kind == "broken":
+        return broken or value
+    elif kind == "unreadable":
+        case = slot.case
+        slot.case = None
+        if case is not None:
+            fresh.append(_unsendable_case(runner, case, value))
+    elif kind == "result":
+        case = slot.case
+        slot.case = None
+        if case is not None:
+            value.input, value.expected = case.input, case.expected  # the caller's own
+            fresh.append(value)
+    return broken
+
+
+def _unsendable_case(runner: CaseRunner, case: Case, exc: BaseException | str) -> CaseResult:
+    step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+    error = exc if isinstance(exc, str) else exception_line(exc)
+    reason = t("case.input_not_copyable", runner.lang, error=error)
+    return not_run_result(case, step, reason)

@@ -1,0 +1,334 @@
+"""One case: run ``run(artifact, input)`` (timed, its model cost counted), call the
+metric on copies of the case, validate what it returns.
+
+``CaseRunner`` holds everything a case needs and nothing bound to the kernel,
+so it pickles (to Dask workers, say).  ``score_case`` is the hot path: it is
+called once per case, up to millions of times, so it avoids work it can skip.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from copy import deepcopy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.contract import (
+    METRIC_RETURN_VALUE,
+    METRIC_TIME_LIMIT,
+    RUN_FUNCTION,
+    ContractError,
+    short_repr,
+    validate_return,
+)
+from ..core.dataset import NO_OUTPUT, Case, DataError
+from ..core.metric import Metric
+from ..core.options import Limits
+from ..core.report import CaseResult, scored_result
+from ..core.tracebacks import user_traceback
+from ..i18n import t
+from ..models.case_context import METRIC, CaseContext, Observation, Usage
+from ..models.case_context import current_case as _current
+from ..models.settings import ModelSettings
+
+# Where a case's pipeline was when something broke (the case's failure names it).
+_RUN, _COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT, _CALL, _CHECK, _RESULT = range(7)
+
+
+class Abandoned(BaseException):
+    """Raised (best effort) in a worker whose case ran past its limit."""
+
+
+class Deadline:
+    """Where a case's current phase must end: set by the runner, read by a watcher."""
+
+    __slots__ = ("deadline", "step")
+
+    def __init__(self) -> None:
+        self.deadline = float("inf")
+        self.step = METRIC_TIME_LIMIT
+
+
+_ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
+
+
+def copy_value(value: Any) -> Any:
+    """A copy the metric may change freely; flat dicts of scalars are copied cheaply."""
+    kind = type(value)
+    if kind is dict:  # the usual case: a shallow copy when every value is an immutable scalar
+        for item in value.values():
+            if type(item) not in _ATOMIC:
+                return deepcopy(value)
+        return value.copy()
+    return value if kind in _ATOMIC else deepcopy(value)
+
+
+@dataclass(slots=True)
+class CaseRunner:
+    """Everything needed to run cases, and nothing kernel-bound: it pickles."""
+
+    metric: Metric
+    run: Callable[[Any, Any], Any] | None = None
+    artifact: Any = None
+    limits: Limits = field(default_factory=Limits)
+    lang: str = "en"
+    models: ModelSettings = field(default_factory=ModelSettings)
+    # Set when outputs are only re-scored (the engine's known outputs): run is not
+    # called, and a case without an output fails at the run step with this sentence.
+    refused_run: str | None = None
+
+    def run_one(self, case: Case, watch: Deadline | None = None) -> CaseResult:
+        """Run one case in its own helper context (the watched workers reuse theirs)."""
+        ctx = CaseContext(self.models)
+        token = _current.set(ctx)
+        try:
+            return self.score_case(case, ctx, watch if watch is not None else Deadline())
+        finally:
+            _current.reset(token)
+
+    def score_case(self, case: Case, ctx: CaseContext, watch: Deadline) -> CaseResult:
+        """The hot path: run (or reuse) the output, call the metric, validate.
+
+        It never raises: whatever goes wrong in one case's pipeline (copying,
+        running, calling, validating, building the result) becomes that case's
+        failure, naming what broke.  (A ``try`` costs nothing in 3.11 until it
+        catches; ``stage`` is one local store per step.)
+        """
+        output = case.output
+        seen = case.measured
+        stage = _RUN
+        try:
+            ctx.start()
+            if output is NO_OUTPUT:
+                output, seen, failure = self._run(case, ctx, watch)
+                if failure is not None:
+                    return failure
+            elif seen is not None:
+                ctx.observation = seen
+            stage = _COPY_INPUT
+            ctx.phase = METRIC
+            metric = self.metric
+            # The metric gets copies (a metric that mutates its input loses nothing).
+            case_input = copy_value(case.input)
+            stage = _COPY_EXPECTED
+            expected = None if case.expected is None else copy_value(case.expected)
+            stage = _COPY_OUTPUT
+            given = output if type(output) in _ATOMIC else copy_value(output)
+            stage = _CALL
+            started = time.perf_counter()
+            watch.deadline = started + self.limits.metric
+            watch.step = METRIC_TIME_LIMIT
+            problem: str | None
+            trace: str | None
+            try:
+                if metric.arity == 3:
+                    value = metric.score(case_input, given, expected)
+                else:
+                    value = metric.score(case_input, given)
+            except BaseException as exc:
+                problem, trace = _metric_raised(exc, metric, self.lang), _user_traceback(exc)
+            else:
+                problem = trace = None
+            metric_ms = (time.perf_counter() - started) * 1000.0
+            if problem is None:
+                stage = _CHECK
+                try:
+                    score, info = validate_return(value)
+                except ContractError as broken:
+                    problem = broken.message(self.lang)
+            if problem is not None:  # it raised, or returned what the contract refuses
+                return self._failed(
+                    case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
+                )
+            stage = _RESULT
+            scores = info.get("scores")
+            named = {name: float(v) for name, v in scores.items()} if scores else {}
+            result = scored_result(
+                case.index,
+                case.input,
+                case.expected,
+                output,
+                score,
+                info["feedback"],
+                named,
+                info,
+                metric_ms,
+            )
+            judge = ctx.judge_usage
+            if seen is not None or judge is not None:  # else: the common, lean record
+                _add_measures(
+                    result, seen, judge, fresh=seen is not None and case.measured is not seen
+                )
+            return result
+        except BaseException as exc:
+            return self._broken(case, output, seen, ctx, stage, exc)
+
+    def _broken(
+        self,
+        case: Case,
+        output: Any,
+        seen: Any,
+        ctx: CaseContext,
+        stage: int,
+        exc: BaseException,
+    ) -> CaseResult:
+        """The failed result of a case whose pipeline broke outside the user's calls."""
+        step, error = _stage_failure(stage, exc, case.output is NO_OUTPUT, self.lang)
+        if output is NO_OUTPUT:
+            output = None
+        if not isinstance(seen, Observation):
+            seen = None
+        # A value that could not be copied is not fixed by reshaping the return value.
+        hint = "hint.not_copyable" if stage in (_COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT) else None
+        try:
+            result = self._failed(case, output, seen, ctx, step, error, None, None)
+        except BaseException:
+            result = CaseResult(case.index, case.input, case.expected)
+            result.failed_step, result.error = step, error
+        result.hint_id = hint
+        return result
+
+    def _run(
+        self, case: Case, ctx: CaseContext, watch: Deadline
+    ) -> tuple[Any, Observation | None, CaseResult | None]:
+        """(output, observation, None), or (None, None, the failed result)."""
+        if self.refused_run is not None:
+            reason = self.refused_run
+            return None, None, self._failed(case, None, None, ctx, RUN_FUNCTION, reason, None, None)
+        if self.run is None:
+            raise DataError("data.no_outputs")
+        try:
+            given = copy_value(case.input)
+        except BaseException as exc:
+            error = t("case.input_not_copyable", self.lang, error=exception_line(exc))
+            failed = self._failed(case, None, None, ctx, RUN_FUNCTION, error, None, None)
+            failed.hint_id = "hint.not_copyable"
+            return None, None, failed
+        started = time.perf_counter()
+        watch.deadline = started + self.limits.run
+        watch.step = RUN_FUNCTION
+        try:
+            output = self.run(self.artifact, given)
+        except BaseException as exc:
+            error = t("case.run_raised", self.lang, error=exception_line(exc))
+            failure = self._failed(
+                case, None, None, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
+            )
+            return None, None, failure
+        run_ms = (time.perf_counter() - started) * 1000.0
+        usage = ctx.run_usage
+        # No model call made: the run cost nothing (cost 0.0, not "not measured").
+        seen = (
+            Observation(run_ms=run_ms, cost_usd=0.0) if usage is None else usage.observation(run_ms)
+        )
+        ctx.observation = seen
+        return output, seen, None
+
+    def _failed(
+        self,
+        case: Case,
+        output: Any,
+        seen: Observation | None,
+        ctx: CaseContext,
+        step: str,
+        error: str,
+        traceback: str | None,
+        metric_ms: float | None,
+    ) -> CaseResult:
+        result = CaseResult(case.index, case.input, case.expected, output)
+        result.failed_step = step
+        result.error = error
+        result.traceback = traceback
+        result.metric_ms = metric_ms
+        if seen is not None:
+            result.cached = case.measured is seen
+            _fill_measures(result, seen)
+        judge = ctx.judge_usage
+        if judge is not None:
+            result.judge_cost_usd = judge.cost
+            result.model_calls += judge.calls
+            result.retries += judge.retries
+            result.stand_in_calls += judge.stand_in_calls
+        return result
+
+
+def _fill_measures(result: CaseResult, seen: Observation) -> None:
+    result.measured = seen
+    result.run_ms = seen.run_ms
+    result.cost_usd = seen.cost_usd
+    result.model_calls = seen.model_calls
+    result.stand_in_calls = seen.stand_in_calls
+    if not result.cached:
+        result.retries = seen.retries
+
+
+def exception_line(exc: BaseException) -> str:
+    from ..core.secrets import redact  # user code may echo an API key in its error
+
+    try:
+        text = str(exc)
+    except BaseException:
+        text = "<exception str() failed>"
+    text = redact(text)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _stage_failure(stage: int, exc: BaseException, ran: bool, lang: str) -> tuple[str, str]:
+    """(step, sentence) for a case that broke at ``stage`` (``ran``: run() made the output)."""
+    error = exception_line(exc)
+    if stage == _RUN:
+        return RUN_FUNCTION, t("case.result_failed", lang, error=error)
+    if stage == _COPY_INPUT:
+        return METRIC_RETURN_VALUE, t("case.input_not_copyable", lang, error=error)
+    if stage == _COPY_EXPECTED:
+        return METRIC_RETURN_VALUE, t("case.expected_not_copyable", lang, error=error)
+    if stage == _COPY_OUTPUT:
+        if ran:
+            return RUN_FUNCTION, t("case.run_output_not_copyable", lang, error=error)
+        return METRIC_RETURN_VALUE, t("case.output_not_copyable", lang, error=error)
+    if stage == _CALL:
+        return METRIC_RETURN_VALUE, t("case.metric_raised", lang, error=error)
+    if isinstance(exc, OverflowError):  # an int too large for a float: 10**400
+        return METRIC_RETURN_VALUE, t("case.score_overflow", lang, error=error)
+    if stage == _CHECK:
+        return METRIC_RETURN_VALUE, t("case.return_unreadable", lang, error=error)
+    return METRIC_RETURN_VALUE, t("case.result_failed", lang, error=error)
+
+
+def _user_traceback(exc: BaseException) -> str:
+    from ..core.secrets import redact
+
+    return redact(user_traceback(exc))
+
+
+def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
+    name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
+    if name and metric.module is not None and name not in metric.module.__dict__:
+        return t("case.name_error", lang, name=name)
+    if isinstance(exc, SystemExit):
+        return t("case.exited", lang, code=short_repr(exc.code))
+    if isinstance(exc, RecursionError):
+        return t("case.recursion", lang)
+    return t("case.metric_raised", lang, error=exception_line(exc))
+
+
+def _add_measures(
+    result: CaseResult, seen: Observation | None, judge: Usage | None, *, fresh: bool
+) -> None:
+    """What was measured for a scored case: its run's and its judge's calls, time and cost."""
+    result.run_ms = None if seen is None else seen.run_ms
+    result.cost_usd = None if seen is None else seen.cost_usd
+    result.judge_cost_usd = None if judge is None else judge.cost
+    result.model_calls = (0 if seen is None else seen.model_calls) + (
+        0 if judge is None else judge.calls
+    )
+    result.cached = seen is not None and not fresh
+    result.measured = seen
+    # A cached output's retries were paid by the run that made it, not now.
+    result.retries = (seen.retries if fresh and seen is not None else 0) + (
+        0 if judge is None else judge.retries
+    )
+    result.stand_in_calls = (0 if seen is None else seen.stand_in_calls) + (
+        0 if judge is None else judge.stand_in_calls
+    )

@@ -1,0 +1,398 @@
+"""Cases on watched worker threads: time limits without a thread per call.
+
+Workers run cases one after another and publish each result without a lock;
+the calling thread watches them.  A case past its limit is failed, its worker
+abandoned (and stopped, if it is in Python code) and a fresh worker carries on,
+so a limit costs a thread start only when it is hit.  Events reach the caller
+in its own thread, every ``TICK``; Ctrl-C stops the run and keeps what finished.
+
+A call blocked in C (``time.sleep``, a socket read, a lock) cannot be stopped
+in a thread: its worker stays behind until the call returns.  At most
+``MAX_BLOCKED_THREADS`` such threads are left in the process; past that, the
+remaining cases are not started and say why (``isolation="process"`` runs
+cases in processes that can be killed: ``isolation``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from ..core.contract import METRIC_TIME_LIMIT, RUN_FUNCTION
+from ..core.dataset import NO_OUTPUT, Case
+from ..core.report import CaseResult
+from ..core.skynet_import import install_skynet_module
+from ..i18n import t
+from ..models.case_context import CaseContext
+from ..models.case_context import current_case as _current
+from .one_case import Abandoned, CaseRunner, Deadline
+
+_NEVER = math.inf
+TICK = 0.1  # how often the watcher wakes: bounds event latency and timeout slack
+MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
+_GRACE = 0.25  # how long a stopped worker gets to leave Python code before it counts as blocked
+_POLL = 0.005
+
+OnResult = Callable[[list[int], list[CaseResult]], None]
+
+
+class StoppedByListener(Exception):
+    """The ``on_result`` listener raised: the run stopped; ``results`` are the finished cases.
+
+    ``error`` is what the listener raised (also the ``__cause__``); ``interrupted``
+    is True when Ctrl-C came while the calls in flight were finishing.
+    """
+
+    def __init__(
+        self, error: BaseException, results: list[CaseResult], interrupted: bool = False
+    ) -> None:
+        super().__init__(f"the event listener raised {type(error).__name__}")
+        self.error = error
+        self.results = results
+        self.interrupted = interrupted
+
+
+# --- threads left behind in C calls (process-wide) -----------------------------------
+
+_blocked: list[threading.Thread] = []
+_blocked_lock = threading.Lock()
+
+
+def blocked_threads() -> int:
+    """How many abandoned workers are still blocked in this process (live ones only)."""
+    with _blocked_lock:
+        _blocked[:] = [thread for thread in _blocked if thread.is_alive()]
+        return len(_blocked)
+
+
+def _left_behind(thread: threading.Thread) -> None:
+    with _blocked_lock:
+        _blocked.append(thread)
+
+
+def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:
+    """Stop each worker that runs Python code; the ones still blocked (in C) after a grace.
+
+    An asynchronous exception stops a runaway Python loop, but a thread in a C
+    call only sees it when the call returns.  Left pending, it keeps the
+    interpreter's "eval breaker" set, and in CPython 3.11 every *traced* thread
+    (a debugger, coverage, pdb: sys.settrace / threading.settrace) then spins
+    at its next Python function entry until the blocked thread wakes: the
+    watcher itself would stall, and limits would not hold.  So each exception
+    gets a short grace; one still pending is withdrawn and the flag cleared.
+    Between the first exception sent and the flag cleared, this function runs
+    no Python function (only C calls and slot reads), so a traced caller never
+    reaches a function entry while the flag is up.
+    """
+    set_async = ctypes.pythonapi.PyThreadState_SetAsyncExc
+    targets = [(watch, watch.thread.ident) for watch in watches if watch.thread is not None]
+    sent: list[tuple[_Watch, int]] = []
+    for watch, ident in targets:
+        if (
+            ident is not None
+            and not watch.exited
+            and set_async(ctypes.c_ulong(ident), ctypes.py_object(Abandoned))
+        ):
+            sent.append((watch, ident))
+    if not sent:
+        return []
+    waited = 0.0
+    while waited < _GRACE:
+        time.sleep(_POLL)
+        waited += _POLL
+        running = False
+        for watch, _ident in sent:
+            if not watch.exited:
+                running = True
+                break
+        if not running:
+            break
+    blocked: list[_Watch] = []
+    for watch, ident in sent:
+        if not watch.exited:
+            set_async(ctypes.c_ulong(ident), None)  # withdraw it
+            blocked.append(watch)
+    own = ctypes.c_ulong(threading.get_ident())
+    try:  # clear the flag: send ourselves one and consume it at the loop's backward jump
+        set_async(own, ctypes.py_object(_Flush))
+        for _ in range(1_000_000):  # the first backward jump raises it
+            pass
+        set_async(own, None)  # never here on CPython; never let it fire later, elsewhere
+    except _Flush:
+        pass
+    return blocked
+
+
+class _Flush(BaseException):
+    """Sent by this thread to itself, to clear the pending-async-exception flag."""
+
+
+# --- the job: cases shared by watched workers ----------------------------------------
+
+
+class _Watch(Deadline):
+    """What one worker is doing, read by the watcher: its case and that phase's deadline.
+
+    The worker writes these without a lock (one attribute at a time, under the
+    GIL); the order of its writes is what lets the watcher read them safely.
+    """
+
+    __slots__ = ("abandoned", "case", "exited", "finishing", "thread")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.case: Case | None = None
+        self.finishing: Case | None = None  # set just before the case's result is published
+        self.abandoned = False
+        self.exited = False
+        self.thread: threading.Thread | None = None
+
+
+class _Job:
+    """Cases shared by watched workers; results are published without a lock per case."""
+
+    def __init__(
+        self, runner: CaseRunner, cases: Sequence[Case], track_started: bool = False
+    ) -> None:
+        self.runner = runner
+        self.cases = cases
+        self.todo = iter(cases)  # next() on it is atomic under the GIL
+        self.finished: list[CaseResult] = []  # append-only: list.append is atomic
+        self.started: deque[int] | None = deque() if track_started else None
+        self.timed_out: dict[int, CaseResult] = {}  # case index -> its timeout result (wins)
+        self.lock = threading.Lock()  # for the count of live workers, not per case
+        self.alive = 0
+        self.stop = False
+        self.all_done = threading.Event()
+        self.refused: str | None = None  # why no more workers start (cases left say it)
+
+    def work(self, watch: _Watch) -> None:
+        # The hot loop: locals only, no lock, one context for every case.
+        runner = self.runner
+        score_case = runner.score_case
+        ctx = CaseContext(runner.models)
+        token = _current.set(ctx)
+        todo = self.todo
+        publish = self.finished.append
+        started = self.started
+        try:
+            while not (self.stop or watch.abandoned):
+                case = next(todo, None)
+                if case is None:
+                    break
+                watch.case = case
+                if started is not None:
+                    started.append(case.index)
+                result = score_case(case, ctx, watch)  # never raises, but for Abandoned
+                # Order matters: the watcher never times out a case marked finishing.
+                watch.finishing = case
+                publish(result)
+                watch.deadline = _NEVER
+                watch.case = None
+        except Abandoned:
+            pass
+        finally:
+            _current.reset(token)
+            self._exit(watch)
+
+    def _exit(self, watch: _Watch) -> None:
+        with self.lock:
+            watch.exited = True
+            if not watch.abandoned:
+                self._one_less()
+
+    def _one_less(self) -> None:
+        self.alive -= 1
+        if self.alive == 0:
+            self.all_done.set()
+
+    def spawn(self) -> _Watch | None:
+        """A new worker, or None when none may or can start (``refused`` says why)."""
+        blocked = blocked_threads()
+        if blocked >= MAX_BLOCKED_THREADS:
+            self.refused = t("case.not_run_blocked", self.runner.lang, count=blocked)
+            return None
+        watch = _Watch()
+        thread = threading.Thread(target=self.work, args=(watch,), name="skynet-case", daemon=True)
+        watch.thread = thread
+        with self.lock:
+            self.alive += 1
+            self.all_done.clear()
+        try:
+            thread.start()
+        except RuntimeError as exc:  # "can't start new thread": a process thread limit
+            with self.lock:
+                self._one_less()
+            self.refused = t(
+                "case.not_run_no_thread",
+                self.runner.lang,
+                error=f"{type(exc).__name__}: {exc}",
+                count=blocked,
+            )
+            return None
+        return watch
+
+    def abandon(self, watch: _Watch, now: float = _NEVER) -> Case | None:
+        """Give up on a worker whose case is past ``now``: that case, or None if it is not."""
+        with self.lock:
+            case = watch.case
+            if (
+                watch.exited
+                or watch.abandoned
+                or case is None
+                or watch.finishing is case
+                or watch.deadline > now
+            ):
+                return None
+            watch.abandoned = True
+            self._one_less()
+        return case
+
+    def left_over(self) -> list[Case]:
+        """The cases no worker took (after every worker has stopped)."""
+        return list(self.todo)
+
+
+def timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> CaseResult:
+    result = CaseResult(case.index, case.input, case.expected, failed_step=step)
+    if case.output is not NO_OUTPUT:
+        result.output = case.output
+    if step == RUN_FUNCTION:
+        result.error = t("case.run_timeout", runner.lang, seconds=f"{runner.limits.run:g}")
+    else:
+        result.error = t("case.metric_timeout", runner.lang, seconds=f"{runner.limits.metric:g}")
+        result.metric_ms = runner.limits.metric * 1000.0
+    if blocked:  # a thread cannot stop a C call; a process can be killed
+        result.error += " " + t("case.blocked_hint", runner.lang)
+    return result
+
+
+def not_run_result(case: Case, step: str, reason: str) -> CaseResult:
+    """The result of a case that was never started, saying why."""
+    result = CaseResult(case.index, case.input, case.expected, failed_step=step, error=reason)
+    if case.output is not NO_OUTPUT:
+        result.output = case.output
+    return result
+
+
+def supervise(
+    runner: CaseRunner,
+    cases: Sequence[Case],
+    *,
+    concurrency: int,
+    on_result: OnResult | None,
+) -> tuple[list[CaseResult], bool]:
+    """Run ``cases`` on ``concurrency`` watched workers; (results in case order, interrupted).
+
+    The calling thread watches: every ``TICK`` it hands new results to
+    ``on_result``, fails a case past its limit (and replaces its worker), and
+    turns Ctrl-C into a stop that keeps what finished.  If ``on_result``
+    raises, no new case starts, the cases in flight finish (or time out), and
+    :class:`StoppedByListener` carries the results.
+    """
+    install_skynet_module()
+    from ..models.llm import warm_up
+
+    # A litellm model's first call imports litellm (seconds): do it before timing.
+    warm_up(runner.models.task_model, runner.models.judge_model)
+    job = _Job(runner, cases, track_started=on_result is not None)
+    finished = job.finished
+    timed_out = job.timed_out
+    watches: list[_Watch] = []
+    seen = 0
+    interrupted = False
+    listener_error: BaseException | None = None
+    refused_step = METRIC_TIME_LIMIT
+    kept = 0
+    try:
+        for _ in range(max(1, min(concurrency, len(cases)))):
+            watch = job.spawn()
+            if watch is None:
+                break
+            watches.append(watch)
+        while watches:
+            done = job.all_done.wait(TICK)
+            count = len(finished)
+            fresh = finished[seen:count]
+            seen = count
+            if timed_out:
+                fresh = [r for r in fresh if r.index not in timed_out]
+            now = time.perf_counter()
+            late: list[tuple[_Watch, Case, str]] = []
+            for watch in watches:
+                if watch.case is None or now <= watch.deadline:
+                    continue
+                step = watch.step
+                case = job.abandon(watch, now)
+                if case is not None:
+                    late.append((watch, case, step))
+            if late:
+                blocked = _stop_threads([watch for watch, _, _ in late])
+                for watch, case, step in late:
+                    stuck = watch in blocked
+                    if stuck and watch.thread is not None:
+                        _left_behind(watch.thread)
+                    timed_out[case.index] = timeout_result(runner, case, step, stuck)
+                    fresh.append(timed_out[case.index])
+                    watches.remove(watch)
+                    if job.stop:
+                        continue
+                    replacement = job.spawn()
+                    if replacement is not None:
+                        watches.append(replacement)
+                    else:
+                        refused_step = step
+            if on_result is not None:
+                started = _take(job.started)
+                if fresh or started:
+                    try:
+                        on_result(started, fresh)
+                    except KeyboardInterrupt:
+                        raise
+                    except BaseException as exc:
+                        listener_error = exc
+                        on_result = None
+                        job.stop = True  # no new case; those in flight finish or time out
+            if done and job.all_done.is_set() and len(finished) == seen:
+                break
+    except KeyboardInterrupt:
+        interrupted = True
+        job.stop = True
+        kept = len(finished)  # what finished before Ctrl-C; not the cases stopped below
+        stopping = []
+        for watch in watches:
+            with job.lock:
+                if not (watch.exited or watch.abandoned):
+                    watch.abandoned = True
+                    job._one_less()
+                    stopping.append(watch)
+        for watch in _stop_threads(stopping):
+            if watch.thread is not None:
+                _left_behind(watch.thread)
+    if interrupted:
+        del finished[kept:]
+    if timed_out:  # a late result of a timed-out case (its worker finished after all) loses
+        results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
+    else:  # a copy: an abandoned (interrupted) worker may still append to ``finished``
+        results = finished[:]
+    if not interrupted and listener_error is None and len(results) < len(cases):
+        # Workers could not be (re)started: the cases nobody took say why.
+        reason = job.refused or t("case.lost", runner.lang)
+        results += [not_run_result(case, refused_step, reason) for case in job.left_over()]
+    if len(results) != len(cases) or timed_out or interrupted or concurrency > 1:
+        order = {case.index: position for position, case in enumerate(cases)}
+        results.sort(key=lambda r: order[r.index])
+    if listener_error is not None:
+        raise StoppedByListener(listener_error, results, interrupted) from listener_error
+    return results, interrupted
+
+
+def _take(started: deque[int] | None) -> list[int]:
+    taken: list[int] = []
+    while started:
+        taken.append(started.popleft())  # a deque: safe against appending workers
+    return taken

@@ -1,0 +1,147 @@
+"""Every tutorial in notebooks/ runs top to bottom, offline, so the tutorials cannot rot.
+
+Each notebook runs in a real ``python3`` kernel (nbclient) whose working
+directory is a temporary copy of notebooks/, so files a tutorial writes
+(``--save metric.py``) land there and never in the repository.  A cell that
+fails on purpose must say so (``--no-raise`` or the ``raises-exception`` tag);
+any other error fails the test.  The stored notebooks carry no outputs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from skynet_jupyter.i18n import t
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+TUTORIALS = (
+    "01-quickstart",
+    "02-useful-feedback",
+    "03-llm-judge",
+    "04-accuracy-speed-cost",
+    "05-dspy",
+    "06-at-scale",
+    "07-is-my-metric-good",
+    "08-preview-the-optimizer",
+)
+# The quickstart in the languages the docs are published in: "folder/name" -> the original.
+TRANSLATIONS = {
+    "fr/01-demarrage-rapide": "01-quickstart",
+    "pt/01-inicio-rapido": "01-quickstart",
+}
+SLOW = {"06-at-scale"}  # starts a Dask LocalCluster with two worker processes
+CELL_TIMEOUT = 240
+EXECUTED: dict = {}  # name -> the executed notebook, read again by test_tutorials.py
+
+
+def stored() -> list[Path]:
+    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("*/*.ipynb"))
+
+
+def name_of(path: Path) -> str:
+    """The name used here: "01-quickstart", "fr/01-demarrage-rapide" for a translation."""
+    return path.relative_to(NOTEBOOKS).with_suffix("").as_posix()
+
+
+def test_the_tutorials_and_translations_are_there():
+    assert [name_of(path) for path in stored()] == [*TUTORIALS, *sorted(TRANSLATIONS)]
+
+
+@pytest.mark.parametrize("path", stored(), ids=name_of)
+def test_stored_without_outputs(path):
+    notebook = nbformat.read(path, as_version=4)
+    nbformat.validate(notebook)
+    assert notebook.metadata.get("kernelspec", {}).get("name") == "python3"
+    for number, cell in enumerate(notebook.cells):
+        if cell.cell_type != "code":
+            continue
+        where = f"{path.name}, cell {number}"
+        assert cell.outputs == [], f"{where} has outputs: clear them before committing"
+        assert cell.execution_count is None, f"{where} has an execution count"
+    assert notebook.cells[0].cell_type == "markdown", "a tutorial opens with what it teaches"
+
+
+# What each tutorial must still show when it runs (in its plain-text outputs).
+SHOWS = {
+    "01-quickstart": [t("report.check_failed", "en"), "score returned 0.8", "Feedback advice"],
+    "02-useful-feedback": ["Generic feedback 'Bad format.'", t("step.feedback_advice", "fr")],
+    "03-llm-judge": ["FAIL. The reply does not answer the question: it never mentions 'reset'"],
+    "04-accuracy-speed-cost": ["longer prompt", "scores.cost", "over the 30 ms reference"],
+    "05-dspy": ["EvaluationResult"],
+    "06-at-scale": [t("report.eval_passed", "en")],
+    "07-is-my-metric-good": [
+        "all_expected wins on 30 cases",
+        t("quality.probe.passed", "en"),
+        "flip rate 0.43",
+        "flip rate 0.00",
+        "kappa 0.62",
+    ],
+    "08-preview-the-optimizer": ["Improved:", "Nothing improved", "Wrong."],
+}
+SHOWS["fr/01-demarrage-rapide"] = [
+    t("report.check_failed", "fr"),  # a report in French, from %config SkynetMagics.lang
+    t("step.feedback_advice", "fr"),
+    "score a renvoyé 0.8",  # sj.check(..., lang="fr")
+    "Attendu 'billing', obtenu 'other'.",  # the metric's own French feedback
+    t("report.check_passed", "fr") + " — ",  # skynet-check --lang fr
+]
+SHOWS["pt/01-inicio-rapido"] = [
+    t("report.check_failed", "pt"),
+    t("step.feedback_advice", "pt"),
+    "score devolveu 0.8",
+    "Esperado 'billing', obtido 'other'.",
+    t("report.check_passed", "pt") + " — ",
+]
+WRITES = {
+    "01-quickstart": ["metric.py"],
+    "05-dspy": ["ticket_metric.py"],
+    "fr/01-demarrage-rapide": ["fr/metric.py"],
+    "pt/01-inicio-rapido": ["pt/metric.py"],
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=pytest.mark.slow) if name in SLOW else name for name in TUTORIALS]
+    + list(TRANSLATIONS),
+)
+def test_notebook_runs(name, tmp_path, monkeypatch):
+    workdir = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS, workdir)
+    in_repo = sorted(NOTEBOOKS.iterdir())
+    # The kernel imports this checkout, answers in English, and never needs a network.
+    paths = [str(ROOT), os.environ.get("PYTHONPATH")]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
+    monkeypatch.setenv("SKYNET_LANG", "en")
+    for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
+        monkeypatch.delenv(variable, raising=False)
+    notebook = nbformat.read(workdir / f"{name}.ipynb", as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name="python3",
+        # in the notebook's own folder, as Jupyter runs it (a translation: notebooks/fr/)
+        resources={"metadata": {"path": str((workdir / name).parent)}},
+    )
+    client.execute()  # raises CellExecutionError, with the cell and its traceback, on any error
+    EXECUTED[name] = notebook
+
+    text = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if "raises-exception" not in cell.metadata.get("tags", []):
+                assert output.output_type != "error", cell.source
+            text.append(output.get("text", "") + output.get("data", {}).get("text/plain", ""))
+    shown = "\n".join(text)
+    for expected in SHOWS[name]:
+        assert expected in shown, f"{name} no longer shows {expected!r}"
+    for written in WRITES.get(name, []):
+        assert (workdir / written).is_file()
+    assert sorted(NOTEBOOKS.iterdir()) == in_repo, "a tutorial wrote into the repository"
