@@ -6,8 +6,8 @@ All of them build one frozen :class:`RunOptions` and hand it on as it is (to
 ``run.engine.execute``), and every rule on options lives here, in
 :meth:`RunOptions.__post_init__`: the time limits' ranges, the isolation and
 sampling kinds, how many cases and workers, and "``run`` or
-``output_column``, not both, and one of them".  The engine (``execute``,
-``_prepare``) reads the checked object and checks nothing again.
+``output_column``, not both, and one of them".  The engine (``execute``) reads
+the checked object and checks nothing again.
 
 A broken rule raises :class:`OptionError` (a ``ValueError``; for the outputs
 rule an :class:`OutputsError`, also a ``DataError``), whose text is the API's

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..core.contract import METRIC_RETURN_VALUE, RUN_FUNCTION, ContractError
 from ..core.dataset import NO_OUTPUT, Case, Cases, inputs_note, load_cases, pick_cases
-from ..core.metric import Metric, load_metric
+from ..core.metric import Metric, load_function, load_metric
 from ..core.options import (
     CHECK_CASES,
     EVAL_CONCURRENCY,
@@ -123,23 +123,9 @@ def run_case(
 # --- the public entry points ---------------------------------------------------
 
 
-def _prepare(
-    metric: Metric | Callable[..., Any] | str | os.PathLike[str], data: Any, options: RunOptions
-) -> tuple[CaseRunner | None, ContractError | None, list[Case]]:
-    """The runner and the cases chosen (or the metric's load error): options are already checked."""
-    run = _run_function(options)
-    chosen = chosen_cases(data, options)
-    runner, problem = _runner(metric, run, options)
-    return runner, problem, chosen
-
-
 def _run_function(options: RunOptions) -> Callable[[Any, Any], Any] | None:
     """``options.run``: a function as is; "FILE.py:FUNC" loaded; anything else a TypeError."""
-    if options.run is None:
-        return None
-    from ..core.metric import load_function
-
-    return load_function(options.run)
+    return None if options.run is None else load_function(options.run)
 
 
 def chosen_cases(data: Any, options: RunOptions) -> list[Case]:
@@ -379,7 +365,9 @@ def execute(
     ``run`` is not called and ``run_cache`` is not used.
     """
     started = time.perf_counter()
-    runner, load_error, chosen = _prepare(metric, data, options)
+    run = _run_function(options)
+    chosen = chosen_cases(data, options)
+    runner, load_error = _runner(metric, run, options)
     cases = chosen
     if known_outputs is not None:
         cases = known_outputs.given_to(chosen)
