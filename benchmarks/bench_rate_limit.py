@@ -2,9 +2,11 @@
 
 A loopback OpenAI-compatible server (``tests/openai_server.py``, in its own
 process, as a provider is) allows ``--rate`` requests/s per model, a bucket of
-``--burst``, then answers 429 with ``Retry-After: 1`` (and OpenAI's
-``x-ratelimit-*`` headers on every answer; ``--no-headers`` leaves them out).
-``--cases`` cases whose ``run`` makes one ``llm()`` call each, through litellm:
+``--burst``, then answers 429 with ``Retry-After: 1``.  Two such servers run
+side by side in one run: one sends OpenAI's ``x-ratelimit-*`` headers on every
+answer, the other none (``--headers with`` or ``without`` keeps one).
+``--cases`` cases whose ``run`` makes one ``llm()`` call each, through litellm,
+against each server:
 
 - ``evaluate`` at concurrency 16 and 64 (the endpoint's shared limiter);
 - ``evaluate`` at 16 whose metric also asks a judge model (limited apart, as
@@ -17,7 +19,7 @@ contender in every round uses fresh model names: a fresh bucket at the server
 and a fresh limiter here (what a new process sees).
 
     python benchmarks/bench_rate_limit.py [--cases 160] [--rate 40] [--burst 5]
-                                          [--rounds 2] [--no-headers]
+                                          [--rounds 2] [--headers both|with|without]
 
 Targets: 0 failed cases, and ``evaluate`` <= 1.3x the ideal.  A floor on this
 machine: the same calls without any rate limit (``unlimited`` line): litellm
@@ -88,8 +90,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=40.0)
     parser.add_argument("--burst", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--no-headers", action="store_true", help="no x-ratelimit-* headers")
+    parser.add_argument(
+        "--headers",
+        choices=("both", "with", "without"),
+        default="both",
+        help="servers with and/or without x-ratelimit-* headers (default: both, side by side)",
+    )
+    parser.add_argument("--no-headers", action="store_true", help="the same as --headers without")
     args = parser.parse_args(argv)
+    modes = ["with", "without"] if args.headers == "both" else [args.headers]
+    if args.no_headers:
+        modes = ["without"]
 
     import skynet_jupyter as sj
     from skynet_jupyter import ModelSettings
@@ -99,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     _llm.warm_up("openai/gpt-4o-mini")
     rows = [{"text": f"ticket {i}", "label": "billing"} for i in range(args.cases)]
     ideal = args.cases / args.rate
-    server = Server(args.rate, args.burst, not args.no_headers)
+    servers = {mode: Server(args.rate, args.burst, mode == "with") for mode in modes}
     unlimited = Server(None, 1, False)  # no limit: the floor of this machine
 
     def litellm_model(base: str, name: str) -> dict[str, Any]:
@@ -115,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         llm("Answer PASS or FAIL.", output)
         return 1.0, {"feedback": "Judged."}
 
-    def ours(concurrency: int, judge: bool = False, base: Server = server):
+    def ours(concurrency: int, base: Server, judge: bool = False):
         def contender(tag: str) -> tuple[int, list[str]]:
             task, judge_name = f"task-{tag}", f"judge-{tag}"
             models = ModelSettings(
@@ -138,12 +149,16 @@ def main(argv: list[str] | None = None) -> int:
 
         return contender
 
-    contenders = {
-        "unlimited (floor)": ours(16, base=unlimited),
-        "evaluate c=16": ours(16),
-        "evaluate c=64": ours(64),
-        "evaluate c=16 +judge": ours(16, judge=True),
-    }
+    contenders: dict[str, Any] = {"unlimited (floor)": ours(16, unlimited)}
+    base_of: dict[str, Server] = {"unlimited (floor)": unlimited}
+    for mode, server in servers.items():
+        for name, contender in (
+            ("evaluate c=16", ours(16, server)),
+            ("evaluate c=64", ours(64, server)),
+            ("evaluate c=16 +judge", ours(16, server, judge=True)),
+        ):
+            contenders[f"{name} [{mode}]"] = contender
+            base_of[f"{name} [{mode}]"] = server
     try:
         import dspy
     except ImportError:
@@ -171,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 return dspy.Prediction(label=answer[0])
 
-        def dspy_with(engine: str):
+        def dspy_with(engine: str, server: Server):
             def dspy_contender(tag: str) -> tuple[int, list[str]]:
                 name = f"dspy-{engine}-{tag}"
                 lm = dspy.LM(
@@ -196,8 +211,13 @@ def main(argv: list[str] | None = None) -> int:
             return dspy_contender
 
         # DSPy's default engine ("auto": lm15 here) and its litellm engine (num_retries=3)
-        contenders["dspy.Evaluate t=16"] = dspy_with("auto")
-        contenders["dspy (litellm) t=16"] = dspy_with("litellm")
+        for mode, server in servers.items():
+            for name, engine in (
+                ("dspy.Evaluate t=16", "auto"),
+                ("dspy (litellm) t=16", "litellm"),
+            ):
+                contenders[f"{name} [{mode}]"] = dspy_with(engine, server)
+                base_of[f"{name} [{mode}]"] = server
 
     times: dict[str, list[float]] = {name: [] for name in contenders}
     failures: dict[str, list[int]] = {name: [] for name in contenders}
@@ -211,39 +231,43 @@ def main(argv: list[str] | None = None) -> int:
                 failed, models = contender(f"r{round_}c{index}")
                 times[name].append(time.perf_counter() - started)
                 failures[name].append(failed)
-                base = unlimited if name.startswith("unlimited") else server
-                limited[name].append(sum(base.count(model)[1] for model in models))
+                limited[name].append(sum(base_of[name].count(model)[1] for model in models))
     finally:
-        server.close()
+        for server in servers.values():
+            server.close()
         unlimited.close()
 
-    headers = "without" if args.no_headers else "with"
     print(
-        f"rate limit: {args.cases} cases, one llm() call each, server {args.rate:g} req/s per "
-        f"model (burst {args.burst}, Retry-After: 1, {headers} x-ratelimit headers); "
-        f"ideal {ideal:.1f} s; {args.rounds} rounds"
+        f"rate limit: {args.cases} cases, one llm() call each, servers {args.rate:g} req/s per "
+        f"model (burst {args.burst}, Retry-After: 1; [with] / [without] x-ratelimit headers); "
+        f"ideal {ideal:.1f} s; {args.rounds} rounds, contenders interleaved"
     )
     for name in contenders:
         best, median = min(times[name]), statistics.median(times[name])
         print(
-            f"  {name:<22} min {best:6.2f} s  median {median:6.2f} s  "
+            f"  {name:<32} min {best:6.2f} s  median {median:6.2f} s  "
             f"{best / ideal:5.2f}x ideal  failed cases {max(failures[name]):3d}  "
             f"429s {max(limited[name]):3d}"
         )
-    for name in ("evaluate c=16", "evaluate c=64", "evaluate c=16 +judge"):
-        ratio = min(times[name]) / ideal
-        ok = max(failures[name]) == 0 and ratio <= 1.3
-        print(
-            f"rate limit: {name} / ideal = {ratio:.2f}x, {max(failures[name])} failed "
-            f"(target 0 failed and <= 1.3x: {'met' if ok else 'missed'})"
-        )
-    if "dspy.Evaluate t=16" in times:
-        for name in ("dspy.Evaluate t=16", "dspy (litellm) t=16"):
+    for mode in modes:
+        for name in ("evaluate c=16", "evaluate c=64", "evaluate c=16 +judge"):
+            name = f"{name} [{mode}]"
+            ratio = min(times[name]) / ideal
+            ok = max(failures[name]) == 0 and ratio <= 1.3
             print(
-                f"rate limit: {name} / ideal = {min(times[name]) / ideal:.2f}x, "
-                f"{max(failures[name])} failed; / evaluate c=16 = "
-                f"{min(times[name]) / min(times['evaluate c=16']):.2f}x"
+                f"rate limit: {name} / ideal = {ratio:.2f}x, {max(failures[name])} failed "
+                f"(target 0 failed and <= 1.3x: {'met' if ok else 'missed'})"
             )
+    if dspy is not None:
+        for mode in modes:
+            ours16 = min(times[f"evaluate c=16 [{mode}]"])
+            for name in ("dspy.Evaluate t=16", "dspy (litellm) t=16"):
+                name = f"{name} [{mode}]"
+                print(
+                    f"rate limit: {name} / ideal = {min(times[name]) / ideal:.2f}x, "
+                    f"{max(failures[name])} failed; / evaluate c=16 = "
+                    f"{min(times[name]) / ours16:.2f}x"
+                )
     else:
         print("rate limit: dspy not installed (pip install 'skynet-jupyter[dspy]'): no DSPy figure")
     return 0

@@ -1,6 +1,7 @@
 """The live view's cost: 10,000 fast cases with the view attached against none.
 
 Run:  python benchmarks/bench_widgets.py [--cases N] [--repeat R]
+      python benchmarks/bench_widgets.py --repeat-check [--rounds N] [--before FOLDER]
 
 Both arms run in one process on the same metric, data and run function.  The
 "view" arm creates a ``LiveView``, displays it in an in-process IPython shell
@@ -14,19 +15,32 @@ plus a constant (the final update).
 The static copy is the report's own ``_repr_html_`` and text (render.py),
 built once at the end; for a 10,000-case *check* that lists every case it is
 most of the view's cost, so it is shown apart.
+
+``--repeat-check`` (issue 26): a repeat ``%skynet_check`` in a real ipykernel
+started by jupyter_client, with its real comm manager and iopub socket.  On the
+kernel's clock: each check after the first, for a plain metric and a metric with
+a ``REWARD_SPEC``, and the comms each check opened.  ``--before FOLDER`` (a
+folder holding the code before a change, e.g. ``git archive HEAD | tar -x -C
+FOLDER``) runs the same cells in a kernel on that code, the kernels interleaved.
+Target: a repeat check <= 15 ms of kernel time.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 import comm
+from bench_startup import METRIC as PLAIN_METRIC  # the first check's metric and rows
+from bench_startup import ROWS
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
@@ -132,11 +146,117 @@ def one_run(kind: str, data: list[dict], with_view: bool) -> Run:
     return result
 
 
+REPEAT_TARGET_MS = 15.0
+
+
+def check_cell(metric: str, number: int) -> str:
+    """A cell that times one ``%skynet_check`` on the kernel's clock and counts its comms."""
+    line = f"--metric {metric} --data rows --outputs label --output-column prediction --no-raise"
+    return (
+        "import json as _j, time as _t, comm as _c\n"
+        "_open = len(_c.get_comm_manager().comms)\n"
+        "_started, _cpu = _t.perf_counter(), _t.process_time()\n"
+        f"get_ipython().run_line_magic('skynet_check', {line!r})\n"
+        "_ms, _cpu_ms = (_t.perf_counter() - _started) * 1000, (_t.process_time() - _cpu) * 1000\n"
+        f"print(_j.dumps({{'metric': {metric!r}, 'n': {number}, 'ms': _ms, 'cpu_ms': _cpu_ms,"
+        " 'comms': len(_c.get_comm_manager().comms) - _open}))\n"
+    )
+
+
+def one_kernel(env: dict[str, str], checks: int) -> list[dict]:
+    """Fresh kernel: load the extension, register two metrics, run ``checks`` checks of each."""
+    import subprocess
+
+    from jupyter_client.manager import KernelManager
+
+    manager = KernelManager(kernel_name="python3")
+    manager.start_kernel(env=env, stderr=subprocess.DEVNULL)
+    client = manager.client()
+    client.start_channels()
+    found: list[dict] = []
+
+    def output(message: dict) -> None:
+        if message["msg_type"] == "stream" and message["content"]["name"] == "stdout":
+            found.extend(
+                json.loads(line)
+                for line in message["content"]["text"].splitlines()
+                if line.startswith("{")
+            )
+
+    cells = [
+        "%load_ext skynet_jupyter",
+        "%%skynet_metric plain\n" + PLAIN_METRIC,
+        "%%skynet_metric rewarded\n" + METRIC,
+        ROWS,
+    ]
+    # The first check of each metric is not a repeat one (first imports): left out.
+    cells += [check_cell(m, n) for n in range(checks + 1) for m in ("plain", "rewarded")]
+    try:
+        client.wait_for_ready(timeout=60)
+        for cell in cells:
+            reply = client.execute_interactive(cell, timeout=120, output_hook=output)
+            if reply["content"]["status"] != "ok":
+                raise SystemExit(f"the kernel refused {cell!r}: {reply['content']}")
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    return [said for said in found if said["n"] > 0]
+
+
+def kernel_env(root: Path | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if root is not None:  # the package as that folder has it
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
+    return env
+
+
+def repeat_check(rounds: int, checks: int, before: Path | None) -> None:
+    arms = {"now": kernel_env(None)}
+    if before is not None:
+        arms["before"] = kernel_env(before.resolve())
+    for env in arms.values():
+        one_kernel(env, 1)  # fills the bytecode caches
+    results: dict[str, list[dict]] = {name: [] for name in arms}
+    names = list(arms)
+    for turn in range(rounds):  # interleaved, alternating which arm goes first
+        for name in names[turn % len(names) :] + names[: turn % len(names)]:
+            results[name] += one_kernel(arms[name], checks)
+    print(
+        f"repeat %skynet_check on 3 rows, {rounds} kernels x {checks} repeat checks per metric,"
+        " the kernel's clock (medians)"
+    )
+    header = f"{'code':<8}{'metric':<10}{'wall ms':>9}{'cpu ms':>8}{'comms':>7}{'target':>8}"
+    print(header)
+    print("-" * len(header))
+    for name, found in results.items():
+        for metric in ("plain", "rewarded"):
+            mine = [said for said in found if said["metric"] == metric]
+            wall = statistics.median(said["ms"] for said in mine)
+            cpu = statistics.median(said["cpu_ms"] for said in mine)
+            comms = statistics.median(said["comms"] for said in mine)
+            met = "met" if wall <= REPEAT_TARGET_MS else "MISSED"
+            print(f"{name:<8}{metric:<10}{wall:>9.1f}{cpu:>8.1f}{comms:>7.0f}{met:>8}")
+    if before is not None:
+        for metric in ("plain", "rewarded"):
+            now = [s["ms"] for s in results["now"] if s["metric"] == metric]
+            then = [s["ms"] for s in results["before"] if s["metric"] == metric]
+            ratio = statistics.median(a / b for a, b in zip(now, then, strict=True))
+            print(f"{metric}: now / before, median of paired ratios {ratio:.2f}x")
+    print(f"target: a repeat check <= {REPEAT_TARGET_MS:g} ms of kernel time")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat-check", action="store_true", help="issue 26's figure")
+    parser.add_argument("--rounds", type=int, default=5, help="kernels per arm (--repeat-check)")
+    parser.add_argument("--checks", type=int, default=10, help="repeat checks per kernel")
+    parser.add_argument("--before", type=Path, help="a folder holding the code before a change")
     args = parser.parse_args()
+    if args.repeat_check:
+        repeat_check(args.rounds, args.checks, args.before)
+        return
     InteractiveShell.instance()
     comm.create_comm = CountingComm
     data = make_cases(args.cases)

@@ -11,6 +11,7 @@ subpackage per layer, each importing only the layers below it (README's
 "Layout" has the map; ``tests/test_layers.py`` holds the code to it)::
 
     notebook/  cli/          entry points: the magics and their widgets; skynet-check
+    alignment/               a judge aligned with people: agreement driving GEPA
     quality/   optimizers/   measurements built on the engine
     show/                    reports as text and HTML
     run/                     the engine: cases, workers, isolation, executors, cache
@@ -31,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 from .core.skynet_import import install_finder
 
 if TYPE_CHECKING:
+    from .alignment.align import align
+    from .alignment.report import AlignReport
     from .core.contract import ContractError, validate_return
     from .core.dataset import Case, DataError, load_cases, load_example
     from .core.metric import Metric, load_metric
@@ -72,6 +75,7 @@ install_finder()  # `import skynet` works in tests and scripts too
 # Where each public name lives (imported on first use: see __getattr__).
 _LAZY = {
     "AgreementReport": "quality",
+    "AlignReport": "alignment.report",
     "Case": "core.dataset",
     "CaseFinished": "run.engine",
     "CaseResult": "core.report",
@@ -99,6 +103,7 @@ _LAZY = {
     "StandInModel": "models.stand_in",
     "Step": "core.report",
     "agreement": "quality",
+    "align": "alignment.align",
     "check": "run.engine",
     "compare": "quality",
     "configure": "models.settings",
@@ -116,6 +121,7 @@ _LAZY = {
 
 __all__ = [
     "AgreementReport",
+    "AlignReport",
     "Case",
     "CaseFinished",
     "CaseResult",
@@ -143,6 +149,7 @@ __all__ = [
     "StandInModel",
     "Step",
     "agreement",
+    "align",
     "check",
     "compare",
     "configure",

@@ -15,7 +15,9 @@ reason and fix show too.
 - ``check.png``: the view in JupyterLab (light theme, a wide window);
 - ``narrow.png``: an 800x900 window with the file browser open;
 - ``dark.png``: JupyterLab Dark, the passing and the broken check;
-- ``export.png``: ``jupyter nbconvert --to html --execute``, opened with the network off.
+- ``export.png``: ``jupyter nbconvert --to html --execute``, opened with the network off;
+- ``no-judge.png``: a judge metric checked with no model configured (a failing check);
+- ``legend.png``: the case table and the legend under it (what a mark and a colour mean).
 
 Needs Chromium and the ``[test]`` extra (the same setup as the browser tests).
 Tests never write these files; only this command does.
@@ -139,7 +141,41 @@ CELLS = [
     BROKEN_CHECK,
     NUMBERS,
 ]
-PICTURES = ("check", "narrow", "dark", "export")
+
+# A judge asked with no model set: the environment's models are cleared first.
+NO_JUDGE_METRIC = """\
+%%skynet_metric judge
+from skynet import llm
+
+
+def score(input, output, expected=None):
+    verdict = llm(
+        "Answer PASS if the label fits the support ticket, else FAIL, then say why.",
+        input=f"Ticket: {input['text']}\\nLabel: {output}",
+    )
+    return (1.0 if verdict.startswith("PASS") else 0.0), {"feedback": verdict}
+"""
+NO_JUDGE_CHECK = (
+    "%skynet_check --metric judge --data tickets[7:10] --outputs label "
+    "--run classify --artifact PROMPT --no-raise"
+)
+NO_MODELS = """\
+import os
+
+for variable in ("SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
+    os.environ.pop(variable, None)
+print("NUMBERS" + json.dumps({"judge": "unset"}))
+"""
+JUDGE_CELLS = [
+    "%load_ext skynet_jupyter",
+    "import json\n" + SETUP,
+    NO_MODELS,
+    METRIC,
+    "_report = " + CHECK,
+    NO_JUDGE_METRIC,
+    NO_JUDGE_CHECK,
+]
+PICTURES = ("check", "narrow", "dark", "export", "no-judge", "legend")
 
 
 def numbers_of(text: str) -> dict:
@@ -155,6 +191,28 @@ def open_and_run(page, lab, name: str) -> None:
     page.wait_for_selector(".skynet-view .skv-title.skv-pass", timeout=60_000)
     page.wait_for_selector(".skynet-view .skv-title.skv-fail", timeout=60_000)
     page.wait_for_selector(".skynet-view .skv-track[data-mean]", timeout=30_000)
+
+
+def judge_and_legend(page, lab, out_dir: Path, only: tuple[str, ...]) -> list[Path]:
+    """``no-judge.png`` (the judge's check, failed); ``legend.png`` (the passing check's table)."""
+    page.goto(lab.open_url("judge.ipynb", workspace="judge"))
+    wait_kernel_idle(page)
+    run_all_cells(page)
+    page.wait_for_selector(".jp-OutputArea-output:has-text('NUMBERS')", timeout=120_000)
+    page.wait_for_selector(".skynet-view .skv-title.skv-pass", timeout=120_000)
+    page.wait_for_selector(".skynet-view .skv-title.skv-fail", timeout=120_000)
+    written = []
+    if "no-judge" in only:
+        failed = page.locator(".skynet-view:has(.skv-title.skv-fail)").first
+        failed.scroll_into_view_if_needed()
+        failed.screenshot(path=str(out_dir / "no-judge.png"))
+        written.append(out_dir / "no-judge.png")
+    if "legend" in only:
+        table = page.locator(".skynet-view:has(.skv-title.skv-pass) .skv-cases-box").first
+        table.scroll_into_view_if_needed()
+        table.screenshot(path=str(out_dir / "legend.png"))
+        written.append(out_dir / "legend.png")
+    return written
 
 
 def export_html(root: Path, home: Path, notebook: Path, *, widget_state: bool = True) -> Path:
@@ -202,8 +260,12 @@ def make_pictures(out_dir: Path, only: tuple[str, ...] = PICTURES) -> list[Path]
         root.mkdir()
         for name in ("check", "narrow", "dark"):
             write_notebook(root / f"{name}.ipynb", CELLS)
+        write_notebook(root / "judge.ipynb", JUDGE_CELLS)
         out_dir.mkdir(parents=True, exist_ok=True)
         with running_lab(root, home) as lab:
+            if "no-judge" in only or "legend" in only:
+                with chromium_page(lab.home, height=1000) as page:
+                    written += judge_and_legend(page, lab, out_dir, only)
             if "check" in only:
                 with chromium_page(lab.home, height=1000) as page:
                     open_and_run(page, lab, "check.ipynb")

@@ -16,13 +16,17 @@ Errors and delays on demand, two ways:
 - server state: ``server.fail_next(429, 500)`` answers the next two requests
   with those statuses (then normally); ``server.delay = 0.5`` slows every reply;
 - request content: a message containing ``[[status=401]]`` is always answered
-  with that status, ``[[delay=0.3]]`` sleeps before answering;
+  with that status, ``[[delay=0.3]]`` sleeps before answering, ``[[stall]]``
+  holds the answer until ``server.release_stalled()`` (or ``stop()``): a provider
+  that hangs;
 - keys: a request whose bearer token is in ``server.reject_keys`` gets a 401;
 - rate limits: ``server.rate_limit = 40`` allows 40 requests/s per model (a token
   bucket holding ``server.rate_burst`` requests); a request beyond it gets a 429
   with ``Retry-After: 1`` and ``retry-after-ms: 1000``.  Every answer then carries
   OpenAI's ``x-ratelimit-limit-requests`` / ``-remaining-requests`` /
-  ``-reset-requests`` headers (``server.rate_headers = False`` leaves them out).
+  ``-reset-requests`` headers (``server.rate_headers = False`` leaves them out);
+- any header, as is: ``server.extra_headers = {"Retry-After": "1e400"}`` is sent
+  with every answer (odd values a provider may send).
 
 An error answer has the OpenAI error shape.  A 401 echoes the bearer token it
 received in full (a careless provider), so tests can prove it is redacted.
@@ -45,6 +49,7 @@ from typing import Any
 
 _STATUS = re.compile(r"\[\[status=(\d{3})\]\]")
 _DELAY = re.compile(r"\[\[delay=([0-9.]+)\]\]")
+_STALL = "[[stall]]"
 _PATHS = ("/v1/chat/completions", "/chat/completions")
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -106,6 +111,8 @@ class OpenAIServer:
         self.rate_burst = 5  # requests the bucket holds (sent at once after a quiet spell)
         self.rate_headers = True  # OpenAI's x-ratelimit-* headers on every answer
         self.rate_retry_after = 1.0  # seconds, in the Retry-After of a rate-limit 429
+        self.extra_headers: dict[str, str] = {}  # sent as is with every answer
+        self._stalled = threading.Event()  # set: the [[stall]] requests held so far answer
         self.requests: list[Recorded] = []
         self._buckets: dict[str, tuple[float, float]] = {}  # model -> (tokens, at)
         self._failures: deque[int] = deque()
@@ -127,8 +134,20 @@ class OpenAIServer:
         with self._lock:
             self._failures.extend(statuses)
 
+    def release_stalled(self) -> None:
+        """Answer the ``[[stall]]`` requests held so far (later ones are held again)."""
+        with self._lock:
+            self._stalled.set()
+            self._stalled = threading.Event()
+
+    def stalled(self) -> int:
+        """How many requests are held by ``[[stall]]`` right now."""
+        with self._lock:
+            return sum(1 for r in self.requests if r.status == 0)
+
     def reset(self) -> None:
         """Back to plain answers: no planned failures, delays or records."""
+        self.release_stalled()
         with self._lock:
             self._failures.clear()
             self.requests.clear()
@@ -143,6 +162,7 @@ class OpenAIServer:
         self.served_as = {}
         self.report_usage = True
         self.reject_keys = set()
+        self.extra_headers = {}
 
     def calls(self, model: str | None = None) -> list[Recorded]:
         """Recorded requests (to ``model``, when given)."""
@@ -171,6 +191,7 @@ class OpenAIServer:
         return self
 
     def stop(self) -> None:
+        self.release_stalled()
         if self._httpd is not None:
             self._httpd.shutdown()
             self._httpd.server_close()
@@ -213,6 +234,11 @@ class OpenAIServer:
             wait += float(found.group(1))
         if wait:
             time.sleep(wait)
+        if _STALL in request.text:
+            with self._lock:
+                release = self._stalled
+            request.status = 0  # held: not answered yet (see stalled())
+            release.wait()
         found = _STATUS.search(request.text)
         status = int(found.group(1)) if found else planned
         token = request.headers.get("authorization", "").removeprefix("Bearer ")
@@ -294,6 +320,8 @@ class OpenAIServer:
         handler.send_header("Content-Type", "application/json")
         handler.send_header("Content-Length", str(len(data)))
         for name, value in self._rate_headers(request).items():
+            handler.send_header(name, value)
+        for name, value in self.extra_headers.items():
             handler.send_header(name, value)
         if status == 429 and self.rate_limit is not None:  # a rate-limit 429
             request.retry_after = self.rate_retry_after

@@ -29,11 +29,12 @@ RANKS = {
     "show": 5,
     "quality": 6,
     "optimizers": 6,
-    "notebook": 7,
-    "cli": 7,
+    "alignment": 7,  # judge alignment: quality's agreement driving optimizers' GEPA
+    "notebook": 8,
+    "cli": 8,
     # the root: the public API and what entry points find there (pytest's plugin,
     # `import skynet` from a path, the example files)
-    "": 8,
+    "": 9,
 }
 ROOT_LAYER = ("pytest_plugin", "importable", "examples")
 

@@ -14,9 +14,12 @@ Modules::
     parse.py      the arguments; argparse's refusals in the user's words
     job.py        every option checked into one Job (its RunOptions) for the child
     sources.py    the user's files read, never run, before the child starts
+    each_metric.py  every metric file given, checked one by one; the JUnit file
     supervise.py  the child process: started, watched, limited; the exit code
     child.py      what runs in the child: load the code, run the check, report
     json_out.py   strict JSON for --json (no NaN, no Infinity)
+    junit_xml.py  --junit-xml: the report as JUnit XML, as pytest --junitxml writes it
+    github_annotations.py  --format github: GitHub Actions ::error / ::warning commands
     exits.py      the exit codes; what is said when there is no passing report
     __main__.py   ``python -m skynet_jupyter.cli``
 """
@@ -35,16 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argparse's own ends (``--help``, an argument it refuses) raise ``SystemExit``.
     """
     from ..i18n import resolve_lang
-    from .exits import UsageProblem, usage
-    from .job import job_from
+    from .each_metric import check_each
     from .parse import parse
-    from .supervise import supervise
 
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parse(raw)
-    lang = resolve_lang(args.lang)
-    try:
-        job = job_from(args, lang)
-    except UsageProblem as problem:
-        return usage(str(problem), args.json)
-    return supervise(job, args.load_timeout)
+    return check_each(args, resolve_lang(args.lang))

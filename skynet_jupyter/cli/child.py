@@ -18,17 +18,15 @@ import json
 import os
 import pickle
 import sys
-import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..core.model_settings import ModelSettings
 from ..i18n import t
-from .exits import EXIT_NO_VERDICT
+from ..run.lifeline import end_with_parent
 from .job import Job
-from .sources import run_file
+from .sources import import_folders, run_file
 
 __all__ = ["main"]
 
@@ -48,8 +46,9 @@ def main() -> None:
     # From the parent, which started this process with the same Python and package.
     job = pickle.loads(sys.stdin.buffer.read())
     assert isinstance(job, Job)
-    parent = os.getppid()
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    # If skynet-check itself ends (even by SIGKILL), this child ends with its process group:
+    # what the metric started (a program it runs, an isolation worker) goes too.
+    end_with_parent(os.getppid())
     try:
         message = _check(job, send)
     except KeyboardInterrupt:  # Ctrl-C while loading, before the engine could keep cases
@@ -67,14 +66,6 @@ def main() -> None:
     os._exit(0)
 
 
-def _exit_with_parent(parent: int) -> None:
-    """End this child if skynet-check itself ends (even by SIGKILL): no orphan keeps working."""
-    while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(EXIT_NO_VERDICT)
-
-
 def _check(job: Job, send: Callable[[Message], None]) -> Message:
     from ..core.contract import METRIC_LOADS, ContractError
     from ..core.dataset import DataError
@@ -85,6 +76,7 @@ def _check(job: Job, send: Callable[[Message], None]) -> Message:
 
     lang, options = job.lang, job.options
     run = options.run
+    sys.path[:0] = import_folders(job.metric, run)  # modules beside the metric and run files
     if isinstance(run, str):
         path_text = run_file(run)
         send({"event": "loading", "path": path_text})
@@ -109,12 +101,19 @@ def _check(job: Job, send: Callable[[Message], None]) -> Message:
             reason = problem.message(lang)
             if problem.message_id.startswith("loads."):
                 reason = t("cli.metric_failed", lang, path=job.metric, reason=reason)
-            return _usage(reason)
+            from ..core.skynet_import import shadowing_note
+
+            shadowed = shadowing_note(lang)  # `import skynet` got the user's own module
+            if shadowed is not None:
+                reason = f"{reason} {shadowed}"
+            return {**_usage(reason), "line": problem.fields.get("line")}  # for --format github
     send({"event": "loaded"})
     # The run function loaded once, here (so its failures are usage errors): not again.
     options = dataclasses.replace(options, run=run, models=_models(options.models, job.api_base))
     try:
-        report = execute(job.kind, metric, job.data, options, on_event=None, run_cache=None)
+        report = execute(
+            job.kind, metric, job.data, options, on_event=None, run_cache=_run_cache(job)
+        )
     except DataError as problem:
         return _usage(problem.message(lang))
     except ValueError as problem:
@@ -129,12 +128,30 @@ def _check(job: Job, send: Callable[[Message], None]) -> Message:
         output = strict_json(strict_document(report))
     else:  # laid out for the parent's stdout (this process's stdout is a pipe)
         output = report_text(report, width=job.width)
-    return {
+    if job.output_format == "github":
+        from .github_annotations import report_annotations
+
+        output = "".join(line + "\n" for line in report_annotations(report, job.metric)) + output
+    done: Message = {
         "event": "done",
         "passed": report.passed,
         "interrupted": report.interrupted,
         "output": output,
     }
+    if job.junit:  # the parent puts every metric's <testsuite> in one file
+        from .junit_xml import report_suite
+
+        done["junit"] = report_suite(report, job.metric)
+    return done
+
+
+def _run_cache(job: Job) -> Any:
+    """The run cache --cache-dir names (None: every model call is made)."""
+    if job.cache_path is None:
+        return None
+    from ..run.engine import RunCache
+
+    return RunCache(path=job.cache_path)
 
 
 def _models(given: ModelSettings | None, api_base: str | None) -> ModelSettings:
@@ -192,9 +209,13 @@ def _load_failure(path: str, exc: BaseException, lang: str) -> str:
 
 def _missing_model(report: Any) -> str | None:
     """'metric' or 'task' when a case failed because llm() had no model to ask."""
-    from ..core.contract import NOT_CONFIGURED
+    from ..core.contract import NO_MODEL_HINTS, NOT_CONFIGURED
 
+    roles = {hint: role for role, hint in NO_MODEL_HINTS.items()}
     for case in report.cases:
+        role = roles.get(getattr(case, "hint_id", None) or "")
+        if case.failed_step is not None and role is not None:  # the engine said so itself
+            return role
         for text in (case.traceback, case.error):
             found = NOT_CONFIGURED.search(text or "")
             if found is not None:

@@ -27,7 +27,16 @@ EXIT_INTERRUPTED = 130  # the shell's code for a Ctrl-C
 
 
 class UsageProblem(Exception):
-    """A usage error: one sentence naming the option or file; the CLI exits 2."""
+    """A usage error: one sentence naming the option or file; the CLI exits 2.
+
+    ``file`` and ``line``: where the problem is, when it is in a file (a syntax
+    error), for ``--format github``'s annotation.
+    """
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
 
 
 def usage(message: str, as_json: bool) -> int:

@@ -53,14 +53,31 @@ class Job:
     # The report is laid out for the parent's stdout: wrapped to its width on a
     # terminal, 0 (not wrapped) for a pipe, a file or --json.
     width: int
+    # "github": GitHub Actions annotations before the report (--format github).
+    output_format: str = "text"
+    # The child also sends its report as a JUnit <testsuite> (--junit-xml).
+    junit: bool = False
+    # The run cache's file (--cache-dir DIR: DIR/runs.sqlite, resolved here); None: no cache.
+    cache_path: str | None = None
 
     @property
     def lang(self) -> str:
         return self.options.language
 
 
-def job_from(args: argparse.Namespace, lang: str) -> Job:
-    """The job the arguments ask for, or the first :class:`UsageProblem` found."""
+def job_from(args: argparse.Namespace, lang: str, metric: str | None = None) -> Job:
+    """The job the arguments ask for ``metric`` (default: the only metric file given), or
+    the first :class:`UsageProblem` found."""
+    if metric is None:
+        (metric,) = args.metric
+    if len(args.metric) > 1 and args.json:  # --json is one document, of one check
+        raise UsageProblem(t("cli.json_one_metric", lang, count=len(args.metric)))
+    if args.junit_xml is not None:
+        from .junit_xml import junit_path_problem
+
+        problem = junit_path_problem(args.junit_xml, lang)
+        if problem is not None:
+            raise UsageProblem(problem)
     options = _run_options(args, lang)
     # Loading the user's files is this command's own limit, on the same kind of range.
     if not within_seconds(args.load_timeout, MIN_TIMEOUT, MAX_LOAD_TIMEOUT):
@@ -68,16 +85,28 @@ def job_from(args: argparse.Namespace, lang: str) -> Job:
             seconds_problem("--load-timeout", args.load_timeout, lang, MAX_LOAD_TIMEOUT)
         )
     models = _models(args, lang)
-    artifact = read_sources(args, lang)
+    artifact = read_sources(args, metric, lang)
     return Job(
         kind="eval" if args.all else "check",
-        metric=args.metric,
+        metric=metric,
         data=args.data,
         options=dataclasses.replace(options, artifact=artifact, models=models),
         api_base=args.api_base,
         as_json=args.json,
         width=0 if args.json else terminal_width() or 0,
+        output_format=args.format,
+        junit=args.junit_xml is not None,
+        cache_path=_cache_path(args.cache_dir),
     )
+
+
+def _cache_path(folder: str | None) -> str | None:
+    """--cache-dir's file, resolved in the parent (the child may start elsewhere)."""
+    if folder is None:
+        return None
+    from pathlib import Path
+
+    return str(Path(folder).expanduser().resolve() / "runs.sqlite")
 
 
 # The command's options that are RunOptions fields of the same name, taken as given.

@@ -126,10 +126,19 @@ def _parser() -> argparse.ArgumentParser:
             "model configured), 3 no verdict (the process running the check ended before\n"
             "writing its report, e.g. the metric called os._exit() or was killed), 130\n"
             "interrupted (Ctrl-C).\n"
-            "The check runs in a child process: prints from the metric or run go to stderr."
+            "The check runs in a child process: prints from the metric or run go to stderr.\n\n"
+            "CI: --junit-xml PATH writes the report as JUnit XML too; --format github adds\n"
+            "GitHub Actions annotations. Several metric files are checked one by one (a\n"
+            "pre-commit hook passes the changed ones last); the exit code is the first\n"
+            "that is not 0."
         ),
     )
-    parser.add_argument("metric", help="the metric file (metric.py) defining score()")
+    parser.add_argument(
+        "metric",
+        nargs="+",
+        help="the metric file (metric.py) defining score(); several are checked one by one, "
+        "and the command fails if any fails",
+    )
     parser.add_argument("--data", required=True, help="cases: .csv, .tsv, .jsonl, .json, .parquet")
     parser.add_argument("--outputs", help="Output column(s), comma-separated: they form expected")
     parser.add_argument("--inputs", help="input column(s), comma-separated (default: the rest)")
@@ -203,6 +212,26 @@ def _parser() -> argparse.ArgumentParser:
         help="where cases run: 'thread' (default, fast) or 'process' (a case blocked in C "
         "code, such as a hung socket read, can really be stopped at its time limit)",
     )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep the replies of model calls made through llm() in DIR/runs.sqlite and "
+        "answer the same requests from there in later runs (default: no cache, every call "
+        "is made)",
+    )
     parser.add_argument("--lang", choices=LANGUAGES, help="language of the report")
-    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print one JSON document")
+    shown.add_argument(
+        "--format",
+        choices=("text", "github"),
+        default="text",
+        help="'text' (default): the report; 'github': GitHub Actions annotations "
+        "(::error, ::warning) before it",
+    )
+    parser.add_argument(
+        "--junit-xml",
+        metavar="PATH",
+        help="also write the report as JUnit XML (as pytest --junitxml) to PATH",
+    )
     return parser

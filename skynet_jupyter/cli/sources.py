@@ -15,7 +15,7 @@ from ..core.metric import SourceFileError, read_source
 from ..i18n import t
 from .exits import UsageProblem
 
-__all__ = ["read_sources", "run_file"]
+__all__ = ["import_folders", "read_sources", "run_file"]
 
 
 def run_file(run: str) -> str:
@@ -23,9 +23,25 @@ def run_file(run: str) -> str:
     return run.rpartition(":")[0] if ":" in run else run
 
 
-def read_sources(args: argparse.Namespace, lang: str) -> str | None:
+def import_folders(metric: str, run: object) -> list[str]:
+    """The folders the user's code imports from: the metric's, then the run file's.
+
+    As ``python metric.py`` (and Skynet, loading ``metric.py`` from its folder) would
+    have it, ``from helpers import ...`` finds a module beside the file, whatever
+    the current directory: ``skynet-check proj/metric.py`` works from ``proj``'s parent.
+    """
+    files = [metric] + ([run_file(run)] if isinstance(run, str) else [])
+    folders: list[str] = []
+    for file in files:
+        folder = str(Path(file).resolve().parent)
+        if folder not in folders:
+            folders.append(folder)
+    return folders
+
+
+def read_sources(args: argparse.Namespace, metric: str, lang: str) -> str | None:
     """Check the metric and run files compile; the artifact's text (None without one)."""
-    _compiled(Path(args.metric), "metric", lang)
+    _compiled(Path(metric), "metric", lang)
     if args.run is not None:
         _compiled(Path(run_file(args.run)), "run", lang)
     if args.artifact_text is not None:
@@ -50,7 +66,9 @@ def _compiled(path: Path, role: str, lang: str) -> None:
         compile(source, str(path), "exec", dont_inherit=True)
     except SyntaxError as exc:
         raise UsageProblem(
-            t("cli.syntax_error", lang, path=str(path), line=exc.lineno or 0, error=exc.msg)
+            t("cli.syntax_error", lang, path=str(path), line=exc.lineno or 0, error=exc.msg),
+            file=str(path),
+            line=exc.lineno,
         ) from None
     except ValueError as exc:  # source with a NUL byte
         raise UsageProblem(t("cli.not_source", lang, path=str(path), error=exc)) from None

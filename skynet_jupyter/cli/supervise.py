@@ -25,6 +25,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..i18n import t
@@ -47,8 +48,14 @@ _GRACE_S = 5.0  # how long the child may take to exit once its report is in
 Message = dict[str, Any]
 
 
-def supervise(job: Job, load_timeout: float) -> int:
-    """Run the job in a child process; its verdict, or exit 3 if it gave none."""
+def supervise(
+    job: Job, load_timeout: float, on_verdict: Callable[[Message], None] | None = None
+) -> int:
+    """Run the job in a child process; its verdict, or exit 3 if it gave none.
+
+    ``on_verdict`` is given the child's last message (its JUnit suite, say) before
+    it is printed; never called when the child gave none.
+    """
     lang, as_json = job.lang, job.as_json
     running = running_title(job.kind, lang)
     # On a terminal only (never in a pipe, a file or --json): erased before any output.
@@ -125,6 +132,8 @@ def supervise(job: Job, load_timeout: float) -> int:
                 if passing_on is not None:  # the child's last words come before the report
                     passing_on.join(timeout=_GRACE_S)
                 progress.clear()
+                if on_verdict is not None:
+                    on_verdict(message)
                 return _verdict(message, as_json, lang)
     finally:
         _end(child)

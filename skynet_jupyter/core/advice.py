@@ -230,16 +230,22 @@ def advise(report: CheckReport, data: Any = None) -> Step:
             t("advice.empty", lang, cases=_case_list(empty, lang), example=_example(empty, lang)),
             empty,
         )
-    for feedback, group in _by_feedback(generic).items():
+    if generic:
+        # One paragraph for every generic sentence: the advice would be the same for each.
+        sentences = _by_feedback(generic)
+        said = ", ".join(
+            f"{short_repr(feedback)} {_case_list(group, lang)}"
+            for feedback, group in sentences.items()
+        )
         flag(
             t(
                 "advice.generic",
                 lang,
-                cases=_case_list(group, lang),
-                feedback=short_repr(feedback),
-                example=_example(group, lang),
+                count=len(sentences),
+                feedback=said,
+                example=_example(generic, lang),
             ),
-            group,
+            generic,
         )
     for feedback, group in _by_feedback(cases).items():
         values = {round(quality[case.index], 9) for case in group}
@@ -396,10 +402,16 @@ def _score_list(cases: Sequence[CaseResult], quality: dict[int, float], lang: st
 
 
 def _example(cases: Sequence[CaseResult], lang: str) -> str:
-    """A better feedback sentence: with the case's own values for a one-value label."""
+    """A better feedback sentence: with the case's own values for a one-value label.
+
+    Taken from a case whose output is wrong: "Expected '2024-03-14', got
+    '2024-03-14'" would teach the contradiction it shows.
+    """
     for case in cases:
         values = list(case.expected.values()) if case.expected else []
         if len(values) == 1 and _is_scalar(values[0]) and _is_scalar(case.output):
+            if _plain(str(values[0])) == _plain(str(case.output)):
+                continue  # a right output scored low: no example of a wrong one
             want, got = short_repr(values[0]), short_repr(case.output)
             if len(want) <= EXAMPLE_CHARS and len(got) <= EXAMPLE_CHARS:
                 return t("advice.example", lang, expected=want, output=got)

@@ -30,6 +30,7 @@ from ..i18n import t
 from .errors import DataError as DataError  # its home before core/errors.py
 from .observation import Observation
 from .options import Sample, refuse_cases, refuse_sample
+from .plain_csv import plain_rows
 
 SPLIT_COLUMN = "split"
 
@@ -343,7 +344,23 @@ def _read_csv(path: Path, sep: str, dtype: Any = None) -> list[dict[str, Any]]:
     A header that repeats a name (pandas renames the copy ``label.1``) and a row
     with more fields than the header (pandas then takes the first fields as the
     index, so every column holds its neighbour's value) are errors naming them.
+
+    Without ``dtype`` the standard library reads the file, as pandas would
+    (:mod:`.plain_csv`), and pandas is not even imported; what only pandas'
+    reading says (its errors, its own ways with odd files) is pandas'.
     """
+    if dtype is None:
+        read = plain_rows(path, sep)
+        if read is not None:
+            header, rows = read
+            if not header:
+                raise DataError("data.empty_file", path=str(path))
+            _refuse_duplicate_columns(header, path)
+            return rows
+    return _read_csv_with_pandas(path, sep, dtype)
+
+
+def _read_csv_with_pandas(path: Path, sep: str, dtype: Any = None) -> list[dict[str, Any]]:
     import pandas as pd
 
     header = _csv_header(path, sep)

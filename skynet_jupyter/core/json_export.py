@@ -37,10 +37,15 @@ def json_value(value: Any, redact: Clean, depth: int = 0, path: set[int] | None 
     """``value`` as plain JSON types: strings redacted, non-finite floats as None,
     unknown objects as their repr (a placeholder when ``__repr__`` raises); a
     container inside itself, or nested too deep, as its repr."""
+    kind = type(value)
+    if kind is str:  # the common types first, by exact type: this runs for every value
+        return redact(value)
+    if kind is float:
+        return value if math.isfinite(value) else None
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):  # a str subclass as a plain str (its own __str__ unused)
-        return redact(value if type(value) is str else str.__str__(value))
+        return redact(str.__str__(value))
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else None
     if isinstance(value, int):
@@ -50,16 +55,43 @@ def json_value(value: Any, redact: Clean, depth: int = 0, path: set[int] | None 
         path.add(id(value))
         try:
             if isinstance(value, dict):
-                return {
-                    json_key(k, redact): json_value(v, redact, depth + 1, path)
-                    for k, v in dict.items(value)
-                }
+                return _json_dict(value, redact, depth, path)
             return [json_value(v, redact, depth + 1, path) for v in value]
         except Exception:  # a container changed under us, or a __iter__ that raises
             pass
         finally:
             path.discard(id(value))
     return redact(safe_value_repr(value))
+
+
+def _json_dict(value: dict[Any, Any], redact: Clean, depth: int, path: set[int]) -> dict[str, Any]:
+    shown = {}
+    for k, v in dict.items(value):  # plain str keys and str or float values inline: most data
+        key = redact(k) if type(k) is str else json_key(k, redact)
+        kind = type(v)
+        if kind is str:
+            shown[key] = redact(v)
+        elif kind is float and math.isfinite(v):
+            shown[key] = v
+        else:
+            shown[key] = json_value(v, redact, depth + 1, path)
+    return shown
+
+
+def _json_field(value: Any, redact: Clean) -> Any:
+    """``json_value(value, redact)``, with a case's usual fields (a flat dict, a str, a
+    float, None) handled here: this runs several times per case of a million."""
+    kind = type(value)
+    if kind is dict:
+        try:
+            return _json_dict(value, redact, 0, {id(value)})
+        except Exception:  # a container changed under us: as json_value does
+            return json_value(value, redact)
+    if kind is str:
+        return redact(value)
+    if value is None:
+        return None
+    return json_value(value, redact)
 
 
 def json_key(key: Any, redact: Clean) -> str:
@@ -76,18 +108,19 @@ def json_ready(case: CaseResult, redact: Clean | None = None) -> dict[str, Any]:
     many cases.
     """
     clean = redact or Redactor()
+    error, traceback = case.error, case.traceback
     return {
         "case": case.index,
-        "input": json_value(case.input, clean),
-        "expected": json_value(case.expected, clean),
-        "output": json_value(case.output, clean),
-        "score": json_value(case.score, clean),
-        "scores": json_value(case.scores, clean),
-        "feedback": json_value(case.feedback, clean),
-        "passed": case.passed,
+        "input": _json_field(case.input, clean),
+        "expected": _json_field(case.expected, clean),
+        "output": _json_field(case.output, clean),
+        "score": _json_field(case.score, clean),
+        "scores": _json_field(case.scores, clean),
+        "feedback": _json_field(case.feedback, clean),
+        "passed": case.failed_step is None,
         "failed_step": case.failed_step,
-        "error": json_value(case.error, clean),
-        "traceback": json_value(case.traceback, clean),
+        "error": None if error is None else json_value(error, clean),
+        "traceback": None if traceback is None else json_value(traceback, clean),
         "metric_ms": case.metric_ms,
         "run_ms": case.run_ms,
         "cost_usd": case.cost_usd,

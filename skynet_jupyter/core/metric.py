@@ -7,11 +7,13 @@ signature of ``score`` and ``REWARD_SPEC`` is validated at once.
 
 from __future__ import annotations
 
+import builtins
 import inspect
 import io
 import linecache
 import os
 import re
+import symtable
 import sys
 import tokenize
 import traceback
@@ -36,7 +38,16 @@ class Metric:
     other side), so it travels to Dask workers as ``metric.py`` would.
     """
 
-    __slots__ = ("arity", "module", "name", "path", "reward_spec", "score", "source")
+    __slots__ = (
+        "arity",
+        "first_line",
+        "module",
+        "name",
+        "path",
+        "reward_spec",
+        "score",
+        "source",
+    )
 
     def __init__(
         self,
@@ -47,8 +58,10 @@ class Metric:
         source: str | None = None,
         path: str | None = None,
         module: types.ModuleType | None = None,
+        first_line: int = 1,
     ) -> None:
         self.score = score
+        self.first_line = first_line  # the line of its cell the source starts on (2 in a cell)
         self.name = name
         self.arity = _call_arity(score)
         self.reward_spec = None if reward_spec is None else RewardSpec.from_dict(reward_spec)
@@ -72,12 +85,12 @@ class Metric:
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self.source is not None:
-            return (_from_source, (self.source, self.name, self.path))
+            return (_from_source, (self.source, self.name, self.path, self.first_line))
         return (_from_callable, (self.score, self.name, self.reward_spec))
 
 
-def _from_source(source: str, name: str, path: str | None) -> Metric:
-    return load_metric(source, name=name, filename=path)
+def _from_source(source: str, name: str, path: str | None, first_line: int = 1) -> Metric:
+    return load_metric(source, name=name, filename=path, first_line=first_line)
 
 
 def _from_callable(score: ScoreFunction, name: str, spec: RewardSpec | None) -> Metric:
@@ -97,8 +110,34 @@ def _call_arity(score: object) -> int:
             signature.bind(*range(arity))
         except TypeError:
             continue
+        _check_parameter_names(signature)
         return arity
     raise ContractError(METRIC_SIGNATURE, "signature.wrong", found=f"score{signature}")
+
+
+_CONTRACT_PARAMETERS = ("input", "output", "expected")
+
+
+def _check_parameter_names(signature: inspect.Signature) -> None:
+    """Refuse a contract name in another position: ``score(output, expected)``.
+
+    score is called by position, so there ``output`` would hold the input and
+    ``expected`` the output; other names (``score(x, y)``) are the user's choice.
+    """
+    positional = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    for position, name in enumerate(positional[: len(_CONTRACT_PARAMETERS)]):
+        if name in _CONTRACT_PARAMETERS and _CONTRACT_PARAMETERS.index(name) != position:
+            raise ContractError(
+                METRIC_SIGNATURE,
+                "signature.misnamed",
+                found=f"score{signature}",
+                name=name,
+                receives=_CONTRACT_PARAMETERS[position],
+            )
 
 
 def load_metric(
@@ -107,12 +146,16 @@ def load_metric(
     name: str = "default",
     filename: str | None = None,
     reward_spec: Any = None,
+    first_line: int = 1,
 ) -> Metric:
     """A :class:`Metric` from a callable, a ``metric.py`` path, or source text.
 
     Raises :class:`ContractError` at ``metric_loads`` (the source fails to run,
-    with the user's traceback), ``metric_signature`` (no usable ``score``) or
-    ``reward_spec`` (an invalid ``REWARD_SPEC``).
+    with the user's traceback), ``metric_signature`` (no usable ``score``, or
+    its parameters named in another order than the contract's) or
+    ``reward_spec`` (an invalid ``REWARD_SPEC``).  ``first_line``: the line of
+    a notebook cell that source text starts on (2, below ``%%skynet_metric``),
+    so that errors and tracebacks count lines as the notebook shows them.
     """
     if isinstance(metric, Metric):
         return metric
@@ -127,7 +170,7 @@ def load_metric(
     if isinstance(metric, os.PathLike) or _names_a_file(text):
         path = Path(text)
         return _load_source(_metric_source(path), name=name, filename=str(path.resolve()))
-    return _load_source(text, name=name, filename=filename)
+    return _load_source(text, name=name, filename=filename, first_line=first_line)
 
 
 def _names_a_file(text: str) -> bool:
@@ -215,21 +258,25 @@ def _metric_source(path: Path) -> str:
         raise ContractError(METRIC_LOADS, problem.message_id, **problem.fields) from None
 
 
-def _load_source(source: str, *, name: str, filename: str | None) -> Metric:
+def _load_source(source: str, *, name: str, filename: str | None, first_line: int = 1) -> Metric:
     install_skynet_module()
     path = filename
-    filename = filename or f"<skynet_metric {name}>"
+    in_cell = first_line > 1
+    # A cell's lines are counted as the notebook counts them: its own name, not the file's.
+    filename = f"<skynet_metric {name}>" if in_cell or not filename else filename
     module = types.ModuleType("metric")
     module.__file__ = filename
+    # Blank lines for the magic's line: line numbers (errors, tracebacks) are the cell's.
+    numbered = "\n" * (first_line - 1) + source
     # Tracebacks through the metric show its lines, as for a real file.
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    linecache.cache[filename] = (len(numbered), None, numbered.splitlines(True), filename)
     try:
-        code = compile(source, filename, "exec")
+        code = compile(numbered, filename, "exec")
         exec(code, module.__dict__)
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise _load_failure(exc, filename) from None
+        raise _load_failure(exc, filename, in_cell) from None
     score = module.__dict__.get("score")
     if score is None:
         raise ContractError(METRIC_SIGNATURE, "signature.missing")
@@ -240,18 +287,19 @@ def _load_source(source: str, *, name: str, filename: str | None) -> Metric:
         source=source,
         path=path,
         module=module,
+        first_line=first_line,
     )
     return metric
 
 
-def _load_failure(exc: BaseException, filename: str) -> ContractError:
+def _load_failure(exc: BaseException, filename: str, in_cell: bool = False) -> ContractError:
     detail = user_traceback(exc)
     if isinstance(exc, NameError) and getattr(exc, "name", None):
         return ContractError(METRIC_LOADS, "loads.name_error", name=exc.name, detail=detail)
     if isinstance(exc, SyntaxError):
         return ContractError(
             METRIC_LOADS,
-            "loads.syntax",
+            "loads.syntax_cell" if in_cell else "loads.syntax",
             line=exc.lineno or 0,
             error=exc.msg,
             detail=detail,
@@ -259,10 +307,40 @@ def _load_failure(exc: BaseException, filename: str) -> ContractError:
     error = f"{type(exc).__name__}: {short_repr(str(exc))[1:-1]}"
     line = _line_in(exc, filename)
     if line is not None:
-        return ContractError(
-            METRIC_LOADS, "loads.raised_line", line=line, error=error, detail=detail
-        )
+        message_id = "loads.raised_line_cell" if in_cell else "loads.raised_line"
+        return ContractError(METRIC_LOADS, message_id, line=line, error=error, detail=detail)
     return ContractError(METRIC_LOADS, "loads.raised", error=error, detail=detail)
+
+
+def undefined_names(metric: Metric) -> list[str]:
+    """The names the metric's source uses but never defines, sorted (``[]`` without source).
+
+    The metric runs as its own module, so a notebook variable it uses fails only
+    when a case reaches that line: said at registration instead.  Defined means
+    bound in the module once it ran (functions, imports, ``from skynet import
+    ...``, assignments), a Python builtin, or assigned somewhere under ``global``.
+    """
+    if metric.source is None or metric.module is None:
+        return []
+    try:
+        table = symtable.symtable(metric.source, "<metric>", "exec")
+    except SyntaxError:  # it loaded, so it compiles; symtable is only stricter in odd corners
+        return []
+    used: set[str] = set()
+    bound: set[str] = set(metric.module.__dict__) | set(dir(builtins))
+    pending = [table]
+    while pending:
+        scope = pending.pop()
+        pending.extend(scope.get_children())
+        module_level = scope.get_type() == "module"
+        for symbol in scope.get_symbols():
+            name = symbol.get_name()
+            if module_level or symbol.is_global():
+                if symbol.is_referenced():
+                    used.add(name)
+                if symbol.is_assigned() or symbol.is_imported():
+                    bound.add(name)
+    return sorted(used - bound)
 
 
 def _line_in(exc: BaseException, filename: str) -> int | None:

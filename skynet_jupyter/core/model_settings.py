@@ -26,10 +26,12 @@ class ModelSettings:
     reflection_model: Any = None
 
     def __post_init__(self) -> None:
-        from .secrets import protect_model  # dict models: a repr without secrets
-
         for name in ("task_model", "metric_model", "reflection_model"):
-            object.__setattr__(self, name, protect_model(getattr(self, name)))
+            model = getattr(self, name)
+            if model is not None:  # no model, nothing to protect: %load_ext skips secrets
+                from .secrets import protect_model  # dict models: a repr without secrets
+
+                object.__setattr__(self, name, protect_model(model))
 
     @property
     def judge_model(self) -> Any:

@@ -22,6 +22,12 @@ class Observation:
     output_tokens: int = 0
     retries: int = 0  # rate-limit answers retried during the run
     stand_in_calls: int = 0  # model calls an offline stand-in answered
+    cached_calls: int = 0  # model calls answered from the call cache (counted as made now)
+
+    @property
+    def all_cached(self) -> bool:
+        """Every model call of the run was answered from the call cache (and there was one)."""
+        return self.model_calls > 0 and self.cached_calls == self.model_calls
 
 
 NOT_MEASURED = Observation()

@@ -18,21 +18,28 @@ and :meth:`OptionError.for_cli` give the same rule in their words.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from ..i18n import resolve_lang, t
 from .contract import short_repr
 from .errors import DataError
 from .model_settings import ModelSettings
 
+if TYPE_CHECKING:  # only named in a field's type: concurrent.futures (and logging) stay out
+    from concurrent.futures import Executor
+
 __all__ = [
     "CHECK_CASES",
     "EVAL_CONCURRENCY",
+    "MAX_BUDGET",
+    "MAX_CONCURRENCY",
+    "MAX_REPEATS",
     "MAX_RUN_TIMEOUT",
+    "MAX_SCORINGS",
     "MAX_TIMEOUT",
     "MIN_TIMEOUT",
     "RUN_TIMEOUT",
@@ -44,7 +51,9 @@ __all__ = [
     "RunOptions",
     "Sample",
     "checked_limits",
+    "finite_number",
     "refuse_cases",
+    "refuse_count",
     "refuse_sample",
     "within_seconds",
 ]
@@ -54,6 +63,12 @@ CHECK_CASES = 3  # the contract check's cases by default (evaluate: all of them)
 EVAL_CONCURRENCY = 8  # cases evaluate runs at once by default (check: one)
 MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 600.0  # the metric's limit per call
 MAX_RUN_TIMEOUT = 86400.0  # a run function may be a long agent; a day is surely a mistake
+# Counts a measurement or a search takes, bounded before it starts: generous, but each
+# metric call keeps a result in memory (repeats=10**9 once filled a 24 GB machine).
+MAX_REPEATS = 1_000  # stability: scorings of the same output
+MAX_SCORINGS = 200_000  # metric calls one quality measurement may make (cases x repeats)
+MAX_BUDGET = 100_000  # the optimizer's metric calls
+MAX_CONCURRENCY = 256  # cases at once (a worker process each with isolation="process")
 
 Kind = Literal["check", "eval"]
 RunFunction = Callable[[Any, Any], Any]
@@ -204,6 +219,23 @@ def refuse_cases(count: object, lang: str | None = None) -> None:
         raise OptionError("limits.cases", lang, "cases", count, value=short_repr(count))
 
 
+def finite_number(value: object) -> bool:
+    """A real number that is not NaN nor infinite (``True`` and text are not numbers here)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def refuse_count(
+    option: str, value: object, high: int, lang: str | None = None, *, low: int = 1
+) -> None:
+    """A count (``repeats``, ``budget``, ...): a whole number in ``low..high``, or a sentence.
+
+    The bound comes before any work: ``repeats=10**9`` would fill the memory first.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        fields = {"option": option, "low": low, "high": high, "value": short_repr(value)}
+        raise OptionError("limits.count", lang, option, value, **fields)
+
+
 def refuse_sample(sample: object, lang: str | None = None) -> Sample:
     """``sample`` as a :class:`Sample`, or an error naming the two kinds."""
     return _member(Sample, sample, "limits.sample", "sample", lang)
@@ -289,6 +321,7 @@ class RunOptions:
         if not _whole(self.concurrency):
             given = self.concurrency
             raise OptionError("limits.concurrency", lang, "concurrency", given, value=repr(given))
+        refuse_count("concurrency", self.concurrency, MAX_CONCURRENCY, lang)
         checked_limits(self.timeout, self.run_timeout, lang)
         isolation = _member(Isolation, self.isolation, "limits.isolation", "isolation", lang)
         set_field(self, "isolation", isolation)

@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from ..i18n import t
@@ -21,6 +22,7 @@ from .contract import (
     METRIC_RETURN_VALUE,
     METRIC_SIGNATURE,
     METRIC_TIME_LIMIT,
+    NO_MODEL_HINTS,
     REWARD_SPEC,
     RUN_FUNCTION,
     STEP_HINTS,
@@ -111,6 +113,14 @@ scored_result = lean_constructor(
 RARE_FIELDS = tuple(
     name for name in CaseResult.__match_args__ if name not in CaseResult.__dict__["__slots__"]
 )
+
+
+# The columns of ``to_frame`` before the named scores, in order.
+_FRAME_COLUMNS = tuple((name, "index" if name == "case" else name) for name in (
+    "case", "input", "expected", "output", "score", "feedback", "passed", "failed_step",
+    "error", "metric_ms", "run_ms", "cost_usd", "judge_cost_usd", "cached", "retries",
+    "stand_in_calls",
+))  # fmt: skip
 
 
 def worst_key(case: CaseResult) -> tuple[bool, float, int]:
@@ -233,30 +243,24 @@ class CheckReport(ShowsItself):
         """One row per case (pandas DataFrame); named scores as ``scores.NAME`` columns."""
         import pandas as pd
 
-        rows = []
-        for case in self.cases:
-            row = {
-                "case": case.index,
-                "input": case.input,
-                "expected": case.expected,
-                "output": case.output,
-                "score": case.score,
-                "feedback": case.feedback,
-                "passed": case.passed,
-                "failed_step": case.failed_step,
-                "error": case.error,
-                "metric_ms": case.metric_ms,
-                "run_ms": case.run_ms,
-                "cost_usd": case.cost_usd,
-                "judge_cost_usd": case.judge_cost_usd,
-                "cached": case.cached,
-                "retries": case.retries,
-                "stand_in_calls": case.stand_in_calls,
-            }
+        cases = self.cases
+        if not cases:
+            return pd.DataFrame()
+        # Built a column at a time (a list per field), not from a dict per row: pandas
+        # then reads each column once instead of aligning a million row dicts.
+        columns: dict[str, list[Any]] = {
+            name: list(map(attrgetter(field_name), cases))  # C-level: one pass per column
+            for name, field_name in _FRAME_COLUMNS
+        }
+        named: dict[str, list[Any]] = {}
+        for position, case in enumerate(cases):
             for name, value in case.scores.items():
-                row[f"scores.{name}"] = value
-            rows.append(row)
-        return pd.DataFrame(rows).set_index("case") if rows else pd.DataFrame()
+                column = named.get(name)
+                if column is None:  # a case without this score: NaN, as in a row-wise build
+                    column = named[name] = [math.nan] * len(cases)
+                column[position] = value
+        columns.update((f"scores.{name}", column) for name, column in named.items())
+        return pd.DataFrame(columns).set_index("case")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (what ``skynet-check --json`` prints)."""
@@ -364,6 +368,7 @@ def build_steps(
     return steps
 
 
+_NO_MODEL_HINT_IDS = frozenset(NO_MODEL_HINTS.values())
 MAX_MESSAGE_GROUPS = 3  # distinct failure messages spelled out in a step; the rest are counted
 MAX_CASE_RANGES = 8  # runs of case numbers listed before "…"
 
@@ -415,9 +420,13 @@ def step_failed_by(step_id: str, failed: list[CaseResult], lang: str) -> Step:
     """
     # The same sentence for many cases is said once, with the case numbers.
     groups: dict[str, list[int]] = {}
+    configuration: str | None = None  # a missing model's sentence: it stopped the run
     for case in failed:
         groups.setdefault(case.error or "", []).append(case.index)
-    ranked = sorted(groups.items(), key=lambda group: -len(group[1]))  # the commonest first
+        if configuration is None and case.hint_id in _NO_MODEL_HINT_IDS:
+            configuration = case.error or ""
+    # The commonest first (a missing model's first of all: the other cases never ran).
+    ranked = sorted(groups.items(), key=lambda group: (group[0] != configuration, -len(group[1])))
     parts = []
     for error, indices in ranked[:MAX_MESSAGE_GROUPS]:
         if len(indices) == 1:
@@ -437,6 +446,35 @@ def step_failed_by(step_id: str, failed: list[CaseResult], lang: str) -> Step:
         parts.append(t("step.more_cases", lang, count=others))
     hint = case_hint(step_id, failed[0], lang)  # the first failure's own fix
     return titled_step(step_id, FAILED, lang, " ".join(parts), hint, [c.index for c in failed])
+
+
+class SameErrors:
+    """Which earlier row a failed case repeats the failure of, so that rows say it once.
+
+    Asked in the order the rows are drawn: the first case with a (step, error) says
+    it, with its traceback; a later one with the same says "the same as case N".
+    The note on a cached case's time and cost is the same: said in full once.
+    """
+
+    __slots__ = ("_cached", "_first")
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[str, str], int] = {}
+        self._cached = False
+
+    def cached_said(self, case: CaseResult) -> bool:
+        """Whether a row drawn before ``case`` (a cached one) said what "cached" means."""
+        if not case.cached:
+            return False
+        said, self._cached = self._cached, True
+        return said
+
+    def of(self, case: CaseResult) -> int | None:
+        """The index of the first case drawn with ``case``'s failure, if that is another."""
+        if case.failed_step is None or not case.error:
+            return None
+        first = self._first.setdefault((case.failed_step, case.error), case.index)
+        return None if first == case.index else first
 
 
 def case_ranges(indices: list[int], limit: int = MAX_CASE_RANGES) -> str:
@@ -460,6 +498,7 @@ __all__ = [
     "CaseResult",
     "CheckReport",
     "EvalReport",
+    "SameErrors",
     "Step",
     "build_steps",
     "case_ranges",

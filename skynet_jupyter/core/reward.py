@@ -79,6 +79,19 @@ class RewardSpec:
             accuracy_reference=_reference(spec, "accuracy", required=False),
         )
 
+    @classmethod
+    def from_argument(cls, spec: object) -> RewardSpec:
+        """``reward()``'s first argument: the REWARD_SPEC dict, validated.
+
+        A number or a string there is the spec forgotten (``reward(1.0, "Good.")``):
+        said as such, not as a REWARD_SPEC of the wrong type.
+        """
+        if not isinstance(spec, Mapping | RewardSpec):
+            raise _spec_error(
+                "spec.reward_first_argument", value=short_repr(spec), type=type(spec).__name__
+            )
+        return cls.from_dict(spec)
+
     def parts(self, accuracy: float, run_ms: float | None, cost_usd: float | None) -> RewardParts:
         """The components and weighted reward for one case's measurements."""
         if self.accuracy_reference is None:

@@ -6,7 +6,11 @@ editors show its path), never a copy:
 
 - :func:`install_skynet_module` puts it in ``sys.modules["skynet"]`` (the
   notebook extension, checks, worker processes and Dask workers call it),
-  unless an installed ``skynet`` package provides the helpers;
+  unless some other ``skynet`` is already imported or on the path: a real
+  Skynet install, or the user's own ``skynet.py`` or ``skynet/``.  That one is
+  never imported here (a user's file runs only when their code imports it)
+  and never pushed out of ``sys.modules``; when it lacks the helpers, a check
+  that failed says so in one sentence (:func:`shadowing_note`);
 - :class:`SkynetFinder`, appended to ``sys.meta_path`` by ``import
   skynet_jupyter``, makes the same import work in the author's own tests,
   editors and scripts.  It sits at the *end* of ``sys.meta_path``, so it
@@ -24,7 +28,13 @@ import sys
 import types
 from collections.abc import Sequence
 
-__all__ = ["SkynetFinder", "install_finder", "install_skynet_module", "uninstall_skynet_module"]
+__all__ = [
+    "SkynetFinder",
+    "install_finder",
+    "install_skynet_module",
+    "shadowing_note",
+    "uninstall_skynet_module",
+]
 
 NAME = "skynet"
 HELPERS = ("llm", "reward", "observation", "service_cost")
@@ -66,26 +76,51 @@ def install_finder() -> None:
         sys.meta_path.append(SkynetFinder())
 
 
-def install_skynet_module() -> types.ModuleType:
-    """Make ``import skynet`` give the helpers, unless a real ``skynet`` has them."""
+def install_skynet_module() -> types.ModuleType | None:
+    """Make ``import skynet`` give the helpers, unless another ``skynet`` comes first.
+
+    The module ``import skynet`` gives (ours, or the one already imported), or
+    None when another ``skynet`` is on the path but not imported: finding it
+    runs none of its code, and it stays for the code that asks for it.
+    """
     existing = sys.modules.get(NAME)
     if existing is not None:
-        return existing
-    try:
-        found = importlib.util.find_spec(NAME)
-    except (ImportError, ValueError):
-        found = None
-    if found is not None and not isinstance(found.loader, _SkynetLoader):
-        try:
-            real = importlib.import_module(NAME)
-        except Exception:  # a broken package named skynet: use ours
-            real = None
-        if real is not None and all(hasattr(real, name) for name in HELPERS):
-            return real
-        sys.modules.pop(NAME, None)
+        return existing  # ours, a real Skynet's, or the user's own: never evicted
+    if _foreign_spec() is not None:
+        return None
     module = _helpers()
     sys.modules[NAME] = module
     return module
+
+
+def _foreign_spec() -> importlib.machinery.ModuleSpec | None:
+    """The spec of a ``skynet`` on the path that is not ours (found, never executed)."""
+    try:
+        found = importlib.util.find_spec(NAME)
+    except (ImportError, ValueError):
+        return None
+    if found is None or isinstance(found.loader, _SkynetLoader):
+        return None
+    return found
+
+
+def shadowing_note(lang: str | None = None) -> str | None:
+    """One sentence when the ``skynet`` metric code gets is someone else's, without the helpers."""
+    from ..i18n import t
+
+    module = sys.modules.get(NAME)
+    if module is not None:
+        if getattr(module, "__skynet_jupyter__", False) or all(
+            hasattr(module, name) for name in HELPERS
+        ):
+            return None
+        where = getattr(module, "__file__", None) or repr(module)
+    else:
+        found = _foreign_spec()
+        if found is None:
+            return None
+        where = found.origin or NAME
+    return t("skynet.shadowed", lang, path=str(where), helpers=", ".join(HELPERS))
 
 
 def uninstall_skynet_module() -> None:

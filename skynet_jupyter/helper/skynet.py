@@ -8,7 +8,8 @@ current case's context (``case_context.current_case``, set by the engine in
 the thread that runs the case): ``llm()`` called from ``run(artifact, input)``
 goes to the task model and counts toward the run's cost; called from the
 metric it goes to the metric model (default: the reflection model) and counts
-apart, as the judge's cost.
+apart, as the judge's cost.  With a run cache (``RunCache``) a litellm call
+already made is answered from it, with the time, tokens and cost it had.
 
 This module's namespace *is* the ``skynet`` module users see: it holds the
 helpers and little else.
@@ -16,6 +17,7 @@ helpers and little else.
 
 from __future__ import annotations
 
+import time as _time
 from typing import Any
 
 from ..core.reward import RewardSpec
@@ -49,8 +51,16 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
     if model is None:
         raise ModelNotConfigured("metric" if judging else "task")
     usage = None if ctx is None else ctx.usage(judging)
+    cache = None if ctx is None else ctx.call_cache
+    started = _time.perf_counter()
     try:
-        reply = _llm.complete(model, instructions, input, **options)
+        if cache is None:
+            reply = _llm.complete(model, instructions, input, **options)
+        else:
+            reuse = cache.judge_reads if judging else cache.reads
+            reply = _llm.complete(
+                model, instructions, input, call_cache=cache, reuse=reuse, **options
+            )
     except _llm.ModelCallError as error:
         if usage is not None:
             usage.retries += error.retries
@@ -62,6 +72,10 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
         usage.retries += reply.retries
         if reply.stand_in:
             usage.stand_in_calls += 1
+        if reply.cached and reply.latency_ms is not None:
+            # Counted as if asked now: the call's time then, instead of the look-up's.
+            usage.cached_calls += 1
+            usage.replayed_ms += reply.latency_ms - (_time.perf_counter() - started) * 1000.0
     return reply.text
 
 
@@ -86,7 +100,7 @@ def reward(
     extra named ``scores``).  A part that was not measured scores 0 and the
     feedback gains a sentence saying so.
     """
-    parsed = RewardSpec.from_dict(spec)
+    parsed = RewardSpec.from_argument(spec)
     value = parsed.check_accuracy(accuracy)
     seen = observation()
     parts = parsed.parts(value, seen.run_ms, seen.cost_usd)

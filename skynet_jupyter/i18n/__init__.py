@@ -92,6 +92,29 @@ def t(msg_id: str, lang: str | None = None, /, **fields: object) -> str:
     return message.format(**fields)
 
 
+# What ends a sentence in the three languages, and what may close after it ("(see X.)").
+SENTENCE_ENDS = (".", "!", "?", "…")
+CLOSING = ")]\"'»”"
+
+
+def sentences(*parts: str) -> str:
+    """The non-empty ``parts`` as one text, each but the last ending as a sentence does.
+
+    An exception's message rarely ends with a full stop ("... no attribute
+    'splitlines'"); a sentence written after it must not read as its tail.
+    """
+    kept = [part.strip() for part in parts if part and part.strip()]
+    return " ".join(
+        text if number == len(kept) - 1 or ends_sentence(text) else text + "."
+        for number, text in enumerate(kept)
+    )
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether ``text`` ends with a full stop, a question or an exclamation mark."""
+    return text.rstrip().rstrip(CLOSING).endswith(SENTENCE_ENDS)
+
+
 def _plural_form(
     msg_id: str, forms: Mapping[str, str], lang: str, fields: dict[str, object]
 ) -> str:

@@ -7,4 +7,6 @@ Modules::
     rate_limit.py    one rate limiter per model endpoint, shared by every thread
     stand_in.py      StandInModel, the offline stand-in model
     case_context.py  the current case: its models, phase (run or metric) and usage
+    call_cache.py    model calls kept by their request (memory and file): CallCache
+    call_store.py    those replies on disk: one sqlite file, shared by processes
 """

@@ -10,10 +10,15 @@ like to the metric.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from ..core.model_settings import ModelSettings
 from ..core.observation import NOT_MEASURED, Observation
+
+if TYPE_CHECKING:
+    from .call_cache import CallCache
 
 __all__ = [
     "METRIC",
@@ -33,21 +38,27 @@ class Usage:
     """Model usage added up during one phase of one case (engine-owned, mutable).
 
     ``retries``: rate-limit (429) answers retried, plus, for a call that failed,
-    the retries litellm made before giving up.
+    the retries litellm made before giving up.  ``cached_calls``: calls answered
+    from the call cache; ``replayed_ms``: what they took when they were made,
+    less the look-up time (so the run's time is what it would be now).
     """
 
     __slots__ = (
+        "cached_calls",
         "calls",
         "cost_known",
         "cost_usd",
         "input_tokens",
         "output_tokens",
+        "replayed_ms",
         "retries",
         "stand_in_calls",
     )
 
     def __init__(self) -> None:
         self.calls = 0
+        self.cached_calls = 0
+        self.replayed_ms = 0.0
         self.retries = 0
         self.stand_in_calls = 0
         self.input_tokens = 0
@@ -69,15 +80,19 @@ class Usage:
         return self.cost_usd if self.cost_known else None
 
     def observation(self, run_ms: float) -> Observation:
-        """This usage as what ``observation()`` tells the metric, for a run of ``run_ms``."""
+        """This usage as what ``observation()`` tells the metric, for a run of ``run_ms``.
+
+        A cached reply counts the time its call took when it was made.
+        """
         return Observation(
-            run_ms=run_ms,
+            run_ms=max(run_ms + self.replayed_ms, 0.0),
             cost_usd=self.cost,
             model_calls=self.calls,
             input_tokens=self.input_tokens,
             output_tokens=self.output_tokens,
             retries=self.retries,
             stand_in_calls=self.stand_in_calls,
+            cached_calls=self.cached_calls,
         )
 
 
@@ -89,10 +104,24 @@ class CaseContext:
     made on the first model call of a phase: most cases make none.
     """
 
-    __slots__ = ("judge_usage", "models", "observation", "phase", "run_usage")
+    __slots__ = (
+        "call_cache",
+        "judge_usage",
+        "models",
+        "observation",
+        "phase",
+        "run_usage",
+        "stop_run",
+    )
 
-    def __init__(self, models: ModelSettings, phase: str = RUN) -> None:
+    def __init__(
+        self, models: ModelSettings, phase: str = RUN, call_cache: CallCache | None = None
+    ) -> None:
         self.models = models
+        self.call_cache = call_cache  # where llm() looks a call up first (None: no cache)
+        # Set by the run's workers: stop_run(sentence) starts no further case, and the
+        # cases left say the sentence (a provider that refuses every request).
+        self.stop_run: Callable[[str], None] | None = None
         self.start(phase)
 
     def start(self, phase: str = RUN) -> None:

@@ -40,11 +40,15 @@ import json
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.secrets import redact, safe_repr, secrets_in
+
+if TYPE_CHECKING:
+    from .call_cache import CallCache
 
 __all__ = [
     "DEFAULT_RETRIES",
@@ -70,6 +74,8 @@ class ModelReply:
 
     ``retries``: the rate-limit (429) answers retried to get it.  ``stand_in``:
     the answer came from an offline stand-in, not a real model (reports say so).
+    ``cached``: it came from a :class:`~.call_cache.CallCache`, and ``latency_ms``
+    (with the tokens and cost) is what the call that made it measured.
     """
 
     text: str
@@ -78,6 +84,8 @@ class ModelReply:
     cost_usd: float | None = 0.0
     retries: int = 0
     stand_in: bool = False
+    cached: bool = False
+    latency_ms: float | None = None
 
 
 class ModelCallError(RuntimeError):
@@ -142,14 +150,26 @@ def check_model(model: Any, setting: str = "model") -> Any:
 # --- calling ----------------------------------------------------------------------
 
 
-def complete(model: Any, instructions: str, input: Any = None, **options: Any) -> ModelReply:
+def complete(
+    model: Any,
+    instructions: str,
+    input: Any = None,
+    *,
+    call_cache: CallCache | None = None,
+    reuse: bool = True,
+    **options: Any,
+) -> ModelReply:
     """Ask ``model`` and return its reply with usage and price.
 
     ``options`` go to litellm (``temperature=0``, ``max_tokens=...``,
-    ``num_retries=...``) or to a callable model that accepts them.
+    ``num_retries=...``) or to a callable model that accepts them.  A litellm
+    call is looked up in ``call_cache`` first (unless ``reuse`` is False) and
+    its reply kept there; a callable model is always called.
     """
     if isinstance(model, str | Mapping):
-        return _complete_litellm(check_model(model), instructions, input, options)
+        return _complete_litellm(
+            check_model(model), instructions, input, options, call_cache, reuse
+        )
     if callable(model):
         return _complete_callable(model, instructions, input, options)
     check_model(model)
@@ -367,10 +387,45 @@ def litellm_arguments(
 
 
 def _complete_litellm(
-    model: str | Mapping[str, Any], instructions: str, input: Any, options: dict[str, Any]
+    model: str | Mapping[str, Any],
+    instructions: str,
+    input: Any,
+    options: dict[str, Any],
+    call_cache: CallCache | None = None,
+    reuse: bool = True,
 ) -> ModelReply:
-    litellm = _litellm()
     call = litellm_arguments(model, instructions, input, options)
+    key = None
+    if call_cache is not None:
+        from .call_cache import request_key
+
+        key = request_key(call)
+        kept = call_cache.get(key) if key is not None and reuse else None
+        if kept is not None:
+            return ModelReply(
+                kept.text,
+                kept.input_tokens,
+                kept.output_tokens,
+                kept.cost_usd,
+                cached=True,
+                latency_ms=kept.latency_ms,
+            )
+    started = time.perf_counter()
+    reply = _ask_litellm(model, call)
+    if call_cache is not None and key is not None:
+        from .call_cache import CachedReply
+
+        latency_ms = (time.perf_counter() - started) * 1000.0
+        kept = CachedReply(
+            reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd, latency_ms
+        )
+        call_cache.put(key, kept)
+        reply = dataclasses.replace(reply, latency_ms=latency_ms)
+    return reply
+
+
+def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> ModelReply:
+    litellm = _litellm()
     from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread
 
     try:

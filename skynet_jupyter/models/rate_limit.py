@@ -13,17 +13,37 @@ of its endpoint (the model string and ``api_base``; never the API key), which:
   time ``reset`` until it is full again, so ``rate = (limit - remaining) /
   reset``; it paces at 90-95 % of that, less while the provider says its
   bucket is low, 15 % less after a burst of 429s (growing back by 0.5 % per
-  answer).  Without those headers, the rate is found by AIMD: the first 429s
-  set it just below the rate that succeeded, each success adds a little,
-  each burst of 429s takes off 30 %;
+  answer).  Without those headers, the first 429 sets the pace just below the
+  rate that succeeded before it (the provider was saturated), then the pace
+  searches for the provider's rate: every half second of 429-free pacing it
+  moves halfway to the pace the last 429 came at, and above that only after a
+  second without any 429; a lone 429 takes off 4 %, 429s in a row 15 %;
 - bounds the requests at the provider (a concurrency window) the way TCP
   does: it starts at 4, grows by one per answer until the first 429 (slow
   start), then by one per window of answers; a burst of 429s takes off 30 %;
-- honours ``Retry-After`` / ``retry-after-ms``: no request leaves for that
-  endpoint, from any thread, before the pause ends;
+- honours ``Retry-After`` / ``retry-after-ms``: the refused request is retried
+  only once its pause is over, and no request leaves for that endpoint, from
+  any thread, before the pause ends while the pace is unknown, when the headers
+  give it, or when 429s come in a row.  A lone 429 at a pace found without
+  headers slows the pace instead (pausing every thread would cost each the
+  whole Retry-After); the first burst's pause, once it set the pace, lasts only
+  until the provider's bucket refilled a few requests; and a 429 to a request sent
+  before the current pause began (answered then, read late by a busy client)
+  does not lengthen it;
 - retries a 429 itself (litellm's own 429 retries are off), at most
   :data:`RATE_LIMIT_RETRIES` times and :data:`MAX_WAIT_SECONDS` in all, and never a
-  quota error (retrying cannot fix it).
+  quota error (retrying cannot fix it);
+- stops sending to a provider that refused every request for
+  :func:`refusal_timeout` seconds (``configure(refusal_timeout=...)``, 60 by
+  default): calls fail at once (one probe at a time still goes once its pause
+  is over, so a provider that recovers is used again), and the run stops
+  (thread mode: the case context's ``stop_run``), its cases so far kept;
+- gives back the place of a request whose case was abandoned past its time
+  limit while the request hangs (:func:`abandon`, called by the workers): a
+  stalled provider does not hold later checks back;
+- ignores, with a warning, header values that are not finite numbers
+  (``Retry-After: 1e400``, ``x-ratelimit-limit-requests: inf``), and reads a
+  reset header in epoch seconds as the moment it is.
 
 "A burst of 429s" is what one decision caused: every request records the
 decrease count when it leaves, and only a 429 to a request sent after the last
@@ -41,31 +61,47 @@ import math
 import re
 import threading
 import time
+import warnings
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+from ..core.secrets import redact
+from ..i18n import resolve_lang, t
+from .case_context import current_case
+
 __all__ = [
     "MAX_WAIT_SECONDS",
     "RATE_LIMIT_RETRIES",
+    "REFUSAL_TIMEOUT",
+    "Abandoned",
     "CallFailed",
     "EndpointLimiter",
+    "Refused",
+    "abandon",
     "endpoint_key",
     "limiter_for",
     "limiters",
+    "parse_reset",
+    "refusal_timeout",
     "send",
+    "set_refusal_timeout",
     "waiting",
 ]
 
 RATE_LIMIT_RETRIES = 8  # 429s one call may retry before it fails
 MAX_WAIT_SECONDS = 300.0  # a call that got 429s gives up after this long in all
+# An endpoint that refused every request for this long (seconds) gets no more requests
+# (but one probe at a time), and the run stops: configure(refusal_timeout=...).
+REFUSAL_TIMEOUT = 60.0
 
 INITIAL_WINDOW = 4.0  # requests at the provider before anything is known
 MAX_WINDOW = 1024.0
 WINDOW_DECREASE = 0.7  # as CUBIC (TCP's 0.5 halves a window that pacing mostly bounds)
-RATE_DECREASE = 0.7  # a burst of 429s: 30 % slower (rate found by AIMD)
+RATE_DECREASE = 0.85  # header-less, paced: 429s in a row, 15 % slower
+LONE_DECREASE = 0.96  # header-less, paced: a lone 429 between answers, 4 % slower
 # With the rate known from headers, a 429 says the jitter of this machine and network
 # was too much for the provider's bucket at this pace, not that the rate is wrong:
 # 15 % slower, and a ceiling 5 % lower for the rest of the process.
@@ -77,6 +113,16 @@ MIN_RATE = 0.2  # requests/s: a limiter never stalls completely
 # The header-less path paces only when the 429s came under load: at least this many
 # answers succeeded in the last second (one stray 429 must not slow a quiet endpoint).
 MIN_LOAD = 4
+# Header-less and paced: every PROBE_EVERY seconds of 429-free pacing, the pace moves
+# halfway to the pace the last 429s came at (a search, not a creep upward per answer); 20 %
+# above it only after PROBE_ABOVE seconds without any 429 (the limit may have risen).
+PROBE_EVERY = 0.5
+PROBE_STEP = 1.2
+PROBE_ABOVE = 1.0  # seconds without a 429 before the pace goes above where 429s came
+# 429s answered in a row (no success between) that pause the whole endpoint once paced:
+# fewer are a bunch of requests this machine's jitter sent at once.
+IN_A_ROW = 4
+REFILL = 4.0  # requests: the first burst's whole-endpoint pause lasts until this many refill
 _SAMPLES = 32  # rate estimates kept (the smallest is the closest to the truth, see _learn)
 
 T = TypeVar("T")
@@ -85,9 +131,12 @@ T = TypeVar("T")
 
 _PREFIX = "llm_provider-"  # litellm's prefix for the provider's raw headers
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*(ns|us|µs|ms|h|m|s)?", re.IGNORECASE)
+_NUMBER = re.compile(r"\s*[-+]?(\d|\.\d|inf|nan)", re.IGNORECASE)  # not an HTTP date
 _UNIT = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 # OpenAI's out-of-credit 429 (its rate-limit 429s may link to the billing page: not a sign)
 _QUOTA = ("insufficient_quota", "exceeded your current quota")
+_EPOCH = 1e9  # a reset "duration" past this (31 years) is a moment, in epoch seconds
+_LONGEST_RESET = 86400.0 * 31  # a bucket refilling in more than a month: not believed
 
 
 def header(headers: Mapping[str, Any] | None, name: str) -> str | None:
@@ -105,6 +154,30 @@ def header(headers: Mapping[str, Any] | None, name: str) -> str | None:
     return None
 
 
+def ignored(name: str, value: str) -> None:
+    """Say once (a warning) that header ``name`` had a value we cannot use, and go on
+    without it: a provider's odd header never crashes nor stalls a call."""
+    shown = redact(value)
+    shown = shown if len(shown) <= 40 else shown[:40] + "…"
+    warnings.warn(
+        t("rate.header_ignored", resolve_lang(), header=name, value=shown),
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+
+def _finite(text: str, name: str) -> float | None:
+    """``text`` as a finite number, or None (said once when it is not a number we can use)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if math.isfinite(value):
+        return value
+    ignored(name, text)
+    return None
+
+
 def parse_duration(text: str | None) -> float | None:
     """Seconds in a Go-style duration (``"1s"``, ``"6m0s"``, ``"20ms"``, ``"0.5"``), or None."""
     if not text:
@@ -116,7 +189,26 @@ def parse_duration(text: str | None) -> float | None:
             return None
         total += float(match.group(1)) * _UNIT[(match.group(2) or "s").lower()]
         end = match.end()
-    return total if end == len(text) and end else None
+    return total if end == len(text) and end and math.isfinite(total) else None
+
+
+def parse_reset(text: str | None, now: float | None = None) -> float | None:
+    """Seconds until a request bucket is full again: a duration (OpenAI's ``"1s"``,
+    ``"6m0s"``), or a moment some providers send instead, in epoch seconds (or
+    milliseconds); None when unknown.  A moment read as a duration would pace at
+    the 0.2 requests/s floor: 1.7e9 seconds to refill."""
+    seconds = parse_duration(text)
+    if seconds is None or seconds < _EPOCH:
+        if seconds is None and text and text.strip():
+            ignored("x-ratelimit-reset-requests", text)
+        return seconds
+    moment = seconds / 1000.0 if seconds > _EPOCH * 1000 else seconds
+    left = moment - (time.time() if now is None else now)
+    if 0 < left <= _LONGEST_RESET:
+        return left
+    assert text is not None
+    ignored("x-ratelimit-reset-requests", text)
+    return None
 
 
 def _until(timestamp: str | None, now: float) -> float | None:
@@ -141,19 +233,20 @@ def retry_after(headers: Mapping[str, Any] | None) -> float | None:
     (seconds or an HTTP date), else None."""
     millis = header(headers, "retry-after-ms")
     if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000.0)
-        except ValueError:
-            pass
+        found = _finite(millis, "retry-after-ms")
+        if found is not None:
+            return max(0.0, found / 1000.0)
     value = header(headers, "retry-after")
     if value is None:
         return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
+    if _NUMBER.match(value):
+        seconds = _finite(value, "Retry-After")
+        return None if seconds is None else max(0.0, seconds)
     waited = _until(value, time.time())
-    return None if waited is None else max(0.0, waited)
+    if waited is None or not math.isfinite(waited):
+        ignored("Retry-After", value)
+        return None
+    return max(0.0, waited)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,26 +264,36 @@ class RequestLimit:
         if self.limit is None or self.remaining is None or not self.reset or self.reset <= 0:
             return None
         spent = self.limit - self.remaining
-        return spent / self.reset if spent > 0 else None
+        rate = spent / self.reset if spent > 0 else math.nan
+        return rate if math.isfinite(rate) else None
 
 
-def _int(text: str | None) -> int | None:
-    try:
-        return None if text is None else int(float(text))
-    except ValueError:
+def _count(headers: Mapping[str, Any] | None, name: str) -> int | None:
+    """Header ``name`` as a count of requests (0 or more), or None (said once when odd)."""
+    text = header(headers, name)
+    if text is None:
         return None
+    value = _finite(text, name)
+    if value is None:
+        return None
+    if value < 0:
+        ignored(name, text)
+        return None
+    return int(value)
 
 
 def request_limit(headers: Mapping[str, Any] | None) -> RequestLimit | None:
     """The request limit in OpenAI's or Anthropic's headers, or None."""
-    limit = _int(header(headers, "x-ratelimit-limit-requests"))
+    if not headers:
+        return None
+    limit = _count(headers, "x-ratelimit-limit-requests")
     if limit is not None:
-        remaining = _int(header(headers, "x-ratelimit-remaining-requests"))
-        reset = parse_duration(header(headers, "x-ratelimit-reset-requests"))
+        remaining = _count(headers, "x-ratelimit-remaining-requests")
+        reset = parse_reset(header(headers, "x-ratelimit-reset-requests"))
         return RequestLimit(limit, remaining, reset)
-    limit = _int(header(headers, "anthropic-ratelimit-requests-limit"))
+    limit = _count(headers, "anthropic-ratelimit-requests-limit")
     if limit is not None:
-        remaining = _int(header(headers, "anthropic-ratelimit-requests-remaining"))
+        remaining = _count(headers, "anthropic-ratelimit-requests-remaining")
         reset = _until(header(headers, "anthropic-ratelimit-requests-reset"), time.time())
         return RequestLimit(limit, remaining, reset)
     return None
@@ -237,10 +340,35 @@ def is_quota_error(error: BaseException) -> bool:
 
 @dataclass(slots=True)
 class Permit:
-    """One request let through: when, and after how many decreases (see the module doc)."""
+    """One request let through: when, and after how many decreases (see the module doc).
+
+    ``released``: its place in the window was given back (answered, or its case
+    abandoned: see :func:`abandon`); a late answer does not give it back twice.
+    """
 
     decreases: int
     sent: float
+    released: bool = False
+    probe: bool = False  # the one request let through to a provider that refuses all
+
+
+class Refused(Exception):
+    """The endpoint refused every request for its refusal timeout: no request is sent."""
+
+
+class Abandoned(Exception):
+    """The case of the thread waiting for its turn was abandoned (past its time limit)."""
+
+
+@dataclass(slots=True)
+class _Call:
+    """One :func:`send` in progress on a thread: its permit, and whether its case was
+    abandoned (then it gives its place back, and stops waiting for one)."""
+
+    limiter: EndpointLimiter
+    permit: Permit | None = None
+    abandoned: bool = False
+    not_before: float = 0.0  # its retry waits for the pause its 429 asked for (monotonic)
 
 
 class EndpointLimiter:
@@ -252,7 +380,9 @@ class EndpointLimiter:
     def __init__(self, model: str, api_base: str = "") -> None:
         self.model = model
         self.api_base = api_base
-        self._cond = threading.Condition(threading.Lock())
+        lock = threading.Lock()
+        self._cond = threading.Condition(lock)  # a place in the window, the end of a pause
+        self._turn = threading.Condition(lock)  # paced sleepers (woken when abandoned)
         self.window = INITIAL_WINDOW
         self.slow_start = True
         self.in_flight = 0  # let through and not answered yet (pacing sleeps included)
@@ -271,7 +401,12 @@ class EndpointLimiter:
         self._fill = 1.0  # 0.75 .. 1: how full the provider says its bucket is
         self._samples: deque[float] = deque(maxlen=_SAMPLES)
         self._tat = 0.0  # GCRA's theoretical arrival time of the next request
-        self._increase = 1.0  # requests/s added per second of successes (header-less)
+        # Header-less: the lowest pace a burst of 429s came at (the search's upper end),
+        # when the pace last changed, and the 429s answered in a row (no success between).
+        self._too_fast: float | None = None
+        self._changed = 0.0
+        self._refused_in_row = 0
+        self._pause_began = 0.0  # when the current (or last) pause was set
         self.paused_until = 0.0
         self._pauses = 0  # counts pauses: a paced sleeper re-queues after one
         self.decreases = 0
@@ -279,6 +414,13 @@ class EndpointLimiter:
         self.requests = 0
         self.rate_limited = 0  # 429s received
         self.retries = 0  # 429s retried
+        # Refusals since the last success: the first and the latest (monotonic), the pause
+        # the latest asked for, and its error (what calls that are not sent fail with).
+        self._refused_since: float | None = None
+        self._refused_last = 0.0
+        self._refused_pause = 0.0
+        self.last_refusal: BaseException | None = None
+        self._probe_out = False  # the one request let through to a refusing provider
 
     def __repr__(self) -> str:
         where = f" at {self.api_base}" if self.api_base else ""
@@ -290,18 +432,23 @@ class EndpointLimiter:
 
     # --- letting requests through ----------------------------------------------------
 
-    def acquire(self) -> Permit:
-        """Wait for the end of any pause, a place in the window, and the request's turn."""
+    def acquire(self, call: _Call | None = None) -> Permit:
+        """Wait for the end of any pause, a place in the window, and the request's turn.
+
+        Raises :class:`Refused` when the provider has refused every request for
+        :attr:`refusal_timeout` (one probe at a time still goes, once its pause is
+        over), :class:`Abandoned` when ``call``'s case was abandoned meanwhile.
+        """
         with self._cond:
             self.waiting += 1
             try:
-                self._wait_for_window()
+                self._wait_for_window(call)
                 self.in_flight += 1
             except BaseException:
                 self.waiting -= 1
                 raise
         try:
-            return self._wait_for_turn()
+            return self._wait_for_turn(call)
         except BaseException:
             with self._cond:
                 self.in_flight -= 1
@@ -311,11 +458,22 @@ class EndpointLimiter:
             with self._cond:
                 self.waiting -= 1
 
-    def _wait_for_window(self) -> None:
+    def _may_go(self, call: _Call | None, now: float) -> None:
+        # Called with the lock held: raise when this request must not leave at all.
+        if call is not None and call.abandoned:
+            raise Abandoned
+        if self._refusing() and (self._probe_out or now < self.paused_until):
+            raise Refused
+
+    def _wait_for_window(self, call: _Call | None) -> None:
         # Called with the lock held.
         while True:
             now = time.monotonic()
-            if now < self.paused_until:
+            self._may_go(call, now)
+            if call is not None and now < call.not_before:
+                # (on the other condition: an answer's notify() is for the window's waiters)
+                self._turn.wait(call.not_before - now)
+            elif now < self.paused_until:
                 self._cond.wait(self.paused_until - now)
             elif self.in_flight >= int(self.window):
                 self._window_waiters += 1
@@ -326,12 +484,13 @@ class EndpointLimiter:
             else:
                 return
 
-    def _wait_for_turn(self) -> Permit:
-        """Reserve the next paced send time, sleep to it (without the lock), and go
+    def _wait_for_turn(self, call: _Call | None) -> Permit:
+        """Reserve the next paced send time, sleep to it (the lock released), and go
         unless a pause began meanwhile (then queue again after it)."""
-        while True:
-            with self._cond:
+        with self._cond:
+            while True:
                 now = time.monotonic()
+                self._may_go(call, now)
                 if now < self.paused_until:
                     self._cond.wait(self.paused_until - now)
                     continue
@@ -341,14 +500,75 @@ class EndpointLimiter:
                     start = max(now, self._tat - (self.burst - 1) * interval)
                     self._tat = max(self._tat, now) + interval
                 pauses = self._pauses
-                if start <= now:
-                    self.requests += 1
-                    return Permit(self.decreases, now)
-            time.sleep(start - now)
-            with self._cond:
-                if self._pauses == pauses and time.monotonic() >= self.paused_until:
-                    self.requests += 1
-                    return Permit(self.decreases, time.monotonic())
+                while now < start and not (call is not None and call.abandoned):
+                    self._turn.wait(start - now)
+                    now = time.monotonic()
+                if self._pauses == pauses and now >= self.paused_until:
+                    self._may_go(call, now)
+                    return self._let_through(call, now)
+
+    def _let_through(self, call: _Call | None, now: float) -> Permit:
+        # Called with the lock held.
+        self.requests += 1
+        permit = Permit(self.decreases, now, probe=self._refusing())
+        if permit.probe:
+            self._probe_out = True
+        if call is not None:
+            call.permit = permit
+        return permit
+
+    def give_back(self, call: _Call) -> None:
+        """``call``'s case was abandoned: its place in the window is free again (the
+        provider may still answer: that answer is not counted twice), and, waiting for
+        a place or its turn, it stops waiting (:class:`Abandoned`)."""
+        with self._cond:
+            call.abandoned = True
+            if call.permit is not None:
+                self._release(call.permit)
+            self._cond.notify_all()
+            self._turn.notify_all()
+
+    # --- a provider that refuses everything ---------------------------------------------
+
+    @property
+    def refusal_timeout(self) -> float:
+        """Seconds of nothing but 429s after which no request is sent (but one probe at
+        a time): ``configure(refusal_timeout=...)``, 60 by default."""
+        return refusal_timeout()
+
+    def _refusing(self) -> bool:
+        # Called with the lock held.
+        since = self._refused_since
+        return since is not None and self._refused_last - since >= refusal_timeout()
+
+    def refusing(self) -> bool:
+        """The provider refused every request for :attr:`refusal_timeout` seconds."""
+        with self._cond:
+            return self._refusing()
+
+    def refusal_note(self) -> str:
+        """The sentence a call that is not sent (or not retried) says."""
+        return t(
+            "rate.refused_everything",
+            resolve_lang(),
+            model=self.model,
+            seconds=f"{refusal_timeout():g}",
+        )
+
+    def _refused(self, error: BaseException | None, now: float, pause: float | None) -> None:
+        # Called with the lock held: a 429.  A refusal long after the last one (longer
+        # than the limit and the pause it asked for) starts a new streak: the endpoint
+        # was idle, not refusing.
+        if self._refused_since is None or (
+            now - self._refused_last > refusal_timeout() + self._refused_pause
+        ):
+            self._refused_since = now
+        was = self._refusing()
+        self._refused_last, self._refused_pause = now, pause or 0.0
+        if error is not None:
+            self.last_refusal = error
+        if self._refusing() and not was:
+            self._cond.notify_all()  # the threads held back fail now, instead of waiting
 
     # --- answers ------------------------------------------------------------------------
 
@@ -356,7 +576,9 @@ class EndpointLimiter:
         """An answer came back: learn from its headers, grow the window and the rate."""
         with self._cond:
             now = time.monotonic()
-            self._release()
+            self._release(permit)
+            self._refused_since = None  # the provider answers: not refusing everything
+            self._refused_in_row = 0
             self._answers.append(now)
             self._learn(request_limit(headers), now)
             window_limited = self._window_waiters > 0 or self.in_flight + 1 >= int(self.window)
@@ -371,34 +593,95 @@ class EndpointLimiter:
                     self._headroom = min(self._ceiling, self._headroom + 0.005)
                     self._set_rate(self.learnt_rate * self._headroom * self._fill)
             elif self.rate is not None:
-                self._set_rate(self.rate + self._increase / self.rate)
+                self._probe_up(now)
 
     def failed(self, permit: Permit, headers: Mapping[str, Any] | None) -> None:
         """Another error (not a 429): learn what the headers say, nothing else."""
         with self._cond:
-            self._release()
+            self._release(permit)
             self._learn(request_limit(headers), time.monotonic())
 
-    def rate_limited_by(self, permit: Permit, headers: Mapping[str, Any] | None) -> float | None:
-        """A 429: pause the endpoint as asked, and slow down once per burst of 429s.
-        Returns the pause asked for (seconds), or None."""
+    def rate_limited_by(
+        self,
+        permit: Permit,
+        headers: Mapping[str, Any] | None,
+        error: BaseException | None = None,
+    ) -> float | None:
+        """A 429 (``error``): pause the endpoint as asked, and slow down once per burst
+        of 429s.  Returns the pause asked for (seconds), or None."""
         pause = retry_after(headers)
         with self._cond:
             now = time.monotonic()
-            self._release()
+            self._release(permit)
+            self._refused(error, now, pause)
             self.rate_limited += 1
             self._learn(request_limit(headers), now, rate_limited=True)
-            # A pause longer than any call waits (a quota spent for the day) fails the
-            # calls instead (see send): held threads would only wait to fail.
-            if pause is not None and pause <= MAX_WAIT_SECONDS and now + pause > self.paused_until:
-                self.paused_until = now + pause
-                self._pauses += 1
-                self._tat = max(self._tat, self.paused_until)
+            self._refused_in_row += 1
+            everyone = self._pauses_everyone(permit)
+            unknown = self.rate is None
             if permit.decreases == self.decreases:  # the first 429 since the last decrease
                 self._decrease(now)
+            # A pause longer than any call waits (a quota spent for the day) fails the
+            # calls instead (see send): held threads would only wait to fail.
+            if pause is not None and pause <= MAX_WAIT_SECONDS and everyone:
+                hold = pause
+                if unknown and self.rate is not None:
+                    # The first burst under load set the pace: the refused requests wait
+                    # their Retry-After each; the others only until the provider's bucket
+                    # has a few requests again at that pace (a bucket refills at its rate,
+                    # whatever the Retry-After of a request it refused).
+                    hold = min(pause, REFILL / self.rate)
+                if now + hold > self.paused_until:
+                    self.paused_until = now + hold
+                    self._pause_began = now
+                    self._pauses += 1
+                    self._tat = max(self._tat, self.paused_until)
         return pause
 
-    def _release(self) -> None:
+    def _pauses_everyone(self, permit: Permit) -> bool:
+        """Whether this 429's pause holds back every request to the endpoint (its own
+        retry waits for it in any case, see :func:`send`).
+
+        Yes while the pace is unknown, when the provider's headers give the rate (a 429
+        is rare then, and the pause lets its bucket fill again), and when 429s come in
+        a row (the provider refuses more than a pace a little too fast explains).  No
+        for a lone 429 between answers at a pace found without headers: slowing down is
+        the remedy, and a whole-endpoint pause would cost every thread the full
+        Retry-After.  No for a request sent before the current pause began: its 429
+        belongs to that burst (answered then, read late by a busy client), and
+        extending the pause would hold everyone back twice.
+        """
+        if permit.sent < self._pause_began:
+            return False
+        if self.rate is None or self.learnt_rate is not None:
+            return True
+        return self._refused_in_row >= IN_A_ROW
+
+    def _probe_up(self, now: float) -> None:
+        # Header-less and paced, called on a success: search for the provider's rate
+        # between this pace (it holds) and the lowest one that got 429s.  Only while the
+        # pace binds (requests wait for their turn): a slow client proves nothing.
+        assert self.rate is not None
+        if now - self._changed < PROBE_EVERY or now - self._refused_last < PROBE_EVERY:
+            return
+        if self._tat < now:  # nobody waited for a turn lately
+            return
+        ceiling = self._too_fast
+        if ceiling is not None and self.rate < ceiling * 0.97:
+            self._set_rate((self.rate + ceiling) / 2)
+        elif now - self._refused_last >= PROBE_ABOVE:  # the limit may have risen
+            self._set_rate(self.rate * PROBE_STEP)
+            self._too_fast = None
+        else:
+            return
+        self._changed = now
+
+    def _release(self, permit: Permit) -> None:
+        if permit.probe:
+            self._probe_out = False
+        if permit.released:  # its case was abandoned: given back already
+            return
+        permit.released = True
         self.in_flight -= 1
         self._cond.notify()
 
@@ -412,7 +695,13 @@ class EndpointLimiter:
             self._set_rate(self.learnt_rate * self._headroom * self._fill)
             return
         if self.rate is not None:
-            self._set_rate(self.rate * RATE_DECREASE)
+            # A lone 429 at a known pace is this machine's jitter meeting an empty
+            # bucket as often as a pace too fast: a small step down, one turn skipped
+            # (a token to refill).  429s in a row: a real step down.
+            self._too_fast = self.rate
+            lone = self._refused_in_row < IN_A_ROW
+            self._set_rate(self.rate * (LONE_DECREASE if lone else RATE_DECREASE))
+            self._tat = max(self._tat, now) + 1.0 / self.rate
         else:
             # Header-less and not paced yet: start just below what succeeded in the last
             # second, if the endpoint was under load (else one stray 429 would throttle it).
@@ -421,10 +710,12 @@ class EndpointLimiter:
             if len(self._answers) < MIN_LOAD:
                 return
             span = max(0.25, min(1.0, now - self._answers[0]))
-            # (what succeeded is about the provider's rate: it was saturated)
-            self._set_rate(len(self._answers) / span * FIRST_DECREASE)
-        if self.rate is not None:
-            self._increase = max(0.5, 0.05 * self.rate)
+            # What succeeded before the first 429 is about the provider's rate (it was
+            # saturated; the bucket's burst counts too, so it is an upper end).
+            succeeded = len(self._answers) / span
+            self._too_fast = succeeded
+            self._set_rate(succeeded * FIRST_DECREASE)
+        self._changed = now
 
     def _learn(self, said: RequestLimit | None, now: float, rate_limited: bool = False) -> None:
         """Pace at the rate the provider's headers give, never above what it says is left."""
@@ -497,6 +788,41 @@ def waiting() -> int:
     return sum(limiter.waiting for limiter in limiters())
 
 
+class _Refusal:
+    timeout = REFUSAL_TIMEOUT  # what configure(refusal_timeout=...) set, for the process
+
+
+def refusal_timeout() -> float:
+    """Seconds a provider may refuse every request (HTTP 429) before calls to it stop."""
+    return _Refusal.timeout
+
+
+def set_refusal_timeout(seconds: float) -> None:
+    """Set :func:`refusal_timeout` (``configure(refusal_timeout=...)``); a sentence when
+    ``seconds`` is not a positive, finite number of seconds."""
+    number = isinstance(seconds, int | float) and not isinstance(seconds, bool)
+    if not number or not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(
+            t("rate.refusal_timeout_invalid", resolve_lang(), value=repr(seconds)[:40])
+        )
+    _Refusal.timeout = float(seconds)
+
+
+# --- abandoned cases -----------------------------------------------------------------------
+
+_calls: dict[int, _Call] = {}  # thread id -> its send() in progress (set and popped by it)
+
+
+def abandon(thread_id: int | None) -> None:
+    """The case on thread ``thread_id`` was abandoned past its time limit, still blocked
+    (in a request that hangs, or waiting for one): its request gives its place in the
+    window back, so later calls to that endpoint are not held back by it, and it sends
+    nothing more."""
+    call = _calls.get(thread_id) if thread_id is not None else None
+    if call is not None:
+        call.limiter.give_back(call)
+
+
 # --- one call -----------------------------------------------------------------------------
 
 
@@ -504,11 +830,14 @@ class CallFailed(Exception):
     """A call failed: ``error`` is the provider's error, ``retries`` the 429s retried
     before it, ``note`` a sentence on why the 429s were not retried further."""
 
-    def __init__(self, error: BaseException, retries: int, note: str = "") -> None:
+    def __init__(
+        self, error: BaseException, retries: int, note: str = "", refused: bool = False
+    ) -> None:
         super().__init__(str(error))
         self.error = error
         self.retries = retries
         self.note = note
+        self.refused = refused  # the provider refused everything: the run stops
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,27 +854,53 @@ def send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
     limiter = limiter_for(*endpoint_key(call))
     began = time.monotonic()
     retries = 0
-    while True:
-        permit = limiter.acquire()
-        try:
-            response = request()
-        except Exception as error:
-            if not is_rate_limited(error):
-                limiter.failed(permit, error_headers(error))
-                raise CallFailed(error, retries) from None
-            pause = limiter.rate_limited_by(permit, error_headers(error))
-            note = _why_not_retried(error, retries, pause, time.monotonic() - began)
-            if note is not None:
-                raise CallFailed(error, retries, note) from None
-            retries += 1
-            with limiter._cond:
-                limiter.retries += 1
-            continue
-        except BaseException:
-            limiter.failed(permit, None)  # interrupted: the place in the window is freed
-            raise
-        limiter.succeeded(permit, response_headers(response))
-        return Sent(response, retries)
+    mine = _Call(limiter)
+    thread = threading.get_ident()
+    _calls[thread] = mine  # for abandon(): one call at a time per thread
+    try:
+        while True:
+            try:
+                permit = limiter.acquire(mine)
+            except Refused:
+                error = limiter.last_refusal or RuntimeError("HTTP 429")
+                _stop_the_run(limiter)
+                raise CallFailed(error, retries, limiter.refusal_note(), refused=True) from None
+            try:
+                response = request()
+            except Exception as error:
+                if not is_rate_limited(error):
+                    limiter.failed(permit, error_headers(error))
+                    raise CallFailed(error, retries) from None
+                pause = limiter.rate_limited_by(permit, error_headers(error), error)
+                mine.not_before = time.monotonic() + (pause or 0.0)  # honoured, paused or not
+                if limiter.refusing():
+                    _stop_the_run(limiter)
+                    raise CallFailed(error, retries, limiter.refusal_note(), refused=True) from None
+                note = _why_not_retried(error, retries, pause, time.monotonic() - began)
+                if note is not None:
+                    raise CallFailed(error, retries, note) from None
+                retries += 1
+                with limiter._cond:
+                    limiter.retries += 1
+                continue
+            except BaseException:
+                limiter.failed(permit, None)  # interrupted: the place in the window is freed
+                raise
+            limiter.succeeded(permit, response_headers(response))
+            return Sent(response, retries)
+    finally:
+        if _calls.get(thread) is mine:
+            del _calls[thread]
+
+
+def _stop_the_run(limiter: EndpointLimiter) -> None:
+    """The provider refuses everything: the run this call belongs to starts no more cases
+    (when its workers can be told: the thread mode's)."""
+    context = current_case.get()
+    stop = None if context is None else context.stop_run
+    if stop is not None:
+        seconds = f"{refusal_timeout():g}"
+        stop(t("rate.not_run_refused", resolve_lang(), model=limiter.model, seconds=seconds))
 
 
 def _why_not_retried(

@@ -61,14 +61,25 @@ def configure(
     task_model: Any = None,
     metric_model: Any = None,
     reflection_model: Any = None,
+    refusal_timeout: float | None = None,
     reset: bool = False,
 ) -> ModelSettings:
     """Set the models ``llm()`` uses (each left unchanged when not given).
 
+    ``refusal_timeout``: seconds a provider may answer every request with HTTP 429
+    before no more requests go to it and the run stops (default 60; for this
+    process: worker processes of ``isolation="process"`` keep the default).
     ``reset=True`` first forgets what earlier ``configure()`` calls set (the
-    environment variables apply again).  Returns the configured settings.
+    environment variables apply again; ``refusal_timeout`` is 60 again).
+    Returns the configured settings.
     """
+    from . import rate_limit
     from .llm import check_model
+
+    if refusal_timeout is not None:
+        rate_limit.set_refusal_timeout(refusal_timeout)
+    elif reset:
+        rate_limit.set_refusal_timeout(rate_limit.REFUSAL_TIMEOUT)
 
     given = {
         "task_model": task_model,

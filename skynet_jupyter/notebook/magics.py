@@ -1,9 +1,10 @@
 """Notebook magics: ``%%skynet_metric``, ``%skynet_metric``, ``%skynet_check``, ``%skynet_eval``.
 
 One ``Magics`` class.  Its instance holds the kernel's state: the registered
-metrics, the cache of ``run(artifact, input)`` outputs and, per metric, its
-last check (re-run on the cached outputs when the metric cell is edited and
-run again).  Settings are traitlets, changed with ``%config SkynetMagics.x``.
+metrics, the run cache (the replies of the model calls made through
+``llm()``) and, per metric, its last check (its outputs replayed when the
+metric cell is edited and run again).
+Settings are traitlets, changed with ``%config SkynetMagics.x``.
 """
 
 from __future__ import annotations
@@ -14,28 +15,22 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, parse_argstring
 from traitlets import Any as AnyTrait
 from traitlets import Bool, Enum, Float, Int, TraitError, Unicode, observe, validate
 
 from ..core.contract import ContractError
-from ..core.dataset import DataError
-from ..core.metric import Metric, load_metric
+from ..core.errors import DataError
 from ..core.options import EVAL_CONCURRENCY, MAX_TIMEOUT, MIN_TIMEOUT, Kind
-from ..core.report import CheckReport, EvalReport
 from ..core.skynet_import import install_skynet_module, uninstall_skynet_module
 from ..i18n import LANGUAGES, resolve_lang, t
 from ..models.settings import ModelSettings, settings_changed, use_session_settings
-from ..optimizers.optimize import OptimizeReport
-from ..run.cache import RunStore
-from ..run.engine import RunCache, execute
-from ..show.progress_line import ProgressLine, running_title
-from ..show.render import headline, interrupted_line
 from . import names
+from .align_magic import ALIGN_OPTIONS, run_align
 from .cell_display import CellMark, lazy_show, shown_once
 from .check_failed import CheckFailed
 from .names import DEFAULT_NAME, data_file, unquote
@@ -45,6 +40,7 @@ from .option_groups import (
     EVAL_OPTIONS,
     REPORT,
     TIMEOUTS,
+    lazy_magic_arguments,
     listed_options,
     run_options,
 )
@@ -55,8 +51,17 @@ from .quality_magics import (
     STABILITY_OPTIONS,
     run_quality,
 )
-from .replay import LastCheck, run_outputs
 from .save import save_source
+
+# What a check needs (the engine, the reports, the optimizers) is imported when a magic
+# runs, not at %load_ext, which stays cheap in every kernel (issue 26).
+if TYPE_CHECKING:
+    from ..alignment.report import AlignReport
+    from ..core.metric import Metric
+    from ..core.report import CheckReport, EvalReport
+    from ..optimizers.optimize import OptimizeReport
+    from ..run.engine import RunCache
+    from .replay import LastCheck
 
 __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
 
@@ -67,7 +72,7 @@ __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
 def _quality_magic(name: str, own_options: Any) -> Any:
     """What every metric-quality magic is: %skynet_eval's options, its own, the report's."""
     return listed_options(
-        magic_arguments(name), EVAL_OPTIONS, own_options, REPORT, no_var_expand, line_magic
+        lazy_magic_arguments(name), EVAL_OPTIONS, own_options, REPORT, no_var_expand, line_magic
     )
 
 
@@ -121,9 +126,11 @@ class SkynetMagics(Magics):
     cache_dir = Unicode(
         ".skynet_cache",
         allow_none=True,
-        help="Folder (relative to the working directory) where run(artifact, input) outputs "
-        "are kept across kernel restarts; None keeps them in the kernel only. --fresh runs "
-        "again for one call; %skynet_cache shows the size and --clear empties it.",
+        help="Folder (relative to the working directory) where the replies of model calls "
+        "made through llm() (task model and judge) are kept across kernel restarts, in "
+        "runs.sqlite; None keeps them in the kernel only. run(artifact, input) runs every "
+        "time; --fresh asks the models again for one call; %skynet_cache shows the entries, "
+        "size and hits, and --clear empties it.",
     ).tag(config=True)
 
     @validate("task_model", "metric_model", "reflection_model")
@@ -149,7 +156,8 @@ class SkynetMagics(Magics):
         super().__init__(shell=shell, **kwargs)
         self.metrics: dict[str, Metric] = {}
         self.previous_metrics: dict[str, Metric] = {}  # %skynet_compare NAME: the last version
-        self.run_cache = RunCache()
+        self._run_cache: RunCache | None = None  # made at its first use: see run_cache
+        self._cache_path: Path | None = None
         self._open_cache_dir()
         self.last_checks: dict[str, LastCheck] = {}
         self.installed_skynet = False
@@ -161,16 +169,30 @@ class SkynetMagics(Magics):
         self._open_cache_dir()
 
     def _open_cache_dir(self) -> None:
-        if self.run_cache.disk is not None:
-            self.run_cache.disk.close()
         folder = self.cache_dir
         # Resolved now: a later os.chdir in the notebook must not move the cache.
         path = None if folder is None else Path(folder).expanduser().resolve() / "runs.sqlite"
-        self.run_cache.disk = None if path is None else RunStore(path)
+        self._cache_path = path
+        if self._run_cache is not None:
+            self._run_cache.use_file(path)
+
+    @property
+    def run_cache(self) -> RunCache:
+        """The kernel's run cache (model replies, in memory and in ``cache_dir``).
+
+        Made, and its file opened, at its first use: the engine it comes with is
+        not imported at ``%load_ext``.
+        """
+        if self._run_cache is None:
+            from ..run.engine import RunCache
+
+            self._run_cache = RunCache()
+            self._run_cache.use_file(self._cache_path)
+        return self._run_cache
 
     # --- %%skynet_metric / %skynet_metric ---------------------------------------
 
-    @magic_arguments("skynet_metric")
+    @lazy_magic_arguments("skynet_metric")
     @argument("name", nargs="?", metavar="NAME", help="the metric's name (default: default)")
     @argument("--save", metavar="PATH", help="cell form: also write the cell to PATH (metric.py)")
     @argument("--force", action="store_true", help="with --save: overwrite a different PATH")
@@ -185,8 +207,8 @@ class SkynetMagics(Magics):
         Names defined elsewhere in the notebook are not visible to it.
         --save PATH writes the cell to PATH; a different existing file is kept
         unless --force. When a metric already checked in this kernel is
-        registered again, its last check re-runs on the cached outputs and its
-        output updates in place.
+        registered again, its last check is replayed: the edited metric scores
+        that check's outputs (run is not called) and its output updates in place.
 
         Line form: with no argument, list the registered metrics; with NAME,
         show one; --load PATH [NAME] registers a metric.py file.
@@ -218,7 +240,7 @@ class SkynetMagics(Magics):
             raise UsageError(t("magic.force_needs_save", lang))
         source = cell if cell.endswith("\n") else cell + "\n"
         metric = self._load_source(source, name or DEFAULT_NAME, lang)
-        notes = []
+        notes = _undefined_note(metric, lang)
         if args.save:
             path = Path(unquote(args.save)).expanduser()
             saved, note = save_source(path, source, args.force, lang)
@@ -228,12 +250,17 @@ class SkynetMagics(Magics):
         self._register(metric, lang, notes)
 
     def _load_source(self, source: str, name: str, lang: str) -> Metric:
+        from ..core.metric import load_metric  # at the first metric, not at %load_ext
+
         try:
-            return load_metric(source, name=name)
+            # The cell's body starts below the %%skynet_metric line: its line 2.
+            return load_metric(source, name=name, first_line=2)
         except ContractError as problem:
             raise _in_language(problem, lang) from None
 
     def _load_file(self, path: str, name: str) -> Metric:
+        from ..core.metric import load_metric
+
         try:
             return load_metric(Path(path).expanduser(), name=name)
         except ContractError as problem:
@@ -274,6 +301,8 @@ class SkynetMagics(Magics):
     def _recheck(self, metric: Metric, lang: str) -> str:
         """Re-run the metric's last check on cached outputs; a line saying how it went."""
         last = self.last_checks[metric.name]
+        from ..run.engine import execute
+
         options = replace(last.options, models=self._models())
         try:
             report = execute(
@@ -293,7 +322,7 @@ class SkynetMagics(Magics):
 
     # --- %skynet_check / %skynet_eval -----------------------------------------------
 
-    @magic_arguments("skynet_check")
+    @lazy_magic_arguments("skynet_check")
     @CHECK_OPTIONS
     @REPORT
     @no_var_expand
@@ -303,9 +332,10 @@ class SkynetMagics(Magics):
 
         Outputs come from run(artifact, input) (--run, --artifact) or from a
         column of the data (--output-column). --data, --run and --artifact name
-        a notebook variable or expression first, then a file. Outputs of run are
-        cached in the kernel, so checking an edited metric does not call run
-        again (--fresh does). Returns the CheckReport (r = %skynet_check ...);
+        a notebook variable or expression first, then a file. run runs every
+        time; its model calls (and the judge's) are answered from the run cache
+        when the same request was made before, with their original time and
+        cost (--fresh asks again). Returns the CheckReport (r = %skynet_check ...);
         a trailing ';' hides the view. A failed check ends the cell with one
         error line after the report, unless --no-raise or
         %config SkynetMagics.raise_on_failure = False.
@@ -319,7 +349,7 @@ class SkynetMagics(Magics):
         args = parse_argstring(self.skynet_check, line)
         return self._execute("check", args, silenced)
 
-    @magic_arguments("skynet_eval")
+    @lazy_magic_arguments("skynet_eval")
     @EVAL_OPTIONS
     @REPORT
     @no_var_expand
@@ -342,7 +372,7 @@ class SkynetMagics(Magics):
         args = parse_argstring(self.skynet_eval, line)
         return self._execute("eval", args, silenced)  # type: ignore[return-value]
 
-    @magic_arguments("skynet_optimize")
+    @lazy_magic_arguments("skynet_optimize")
     @OPTIMIZE_OPTIONS
     @no_var_expand
     @line_magic
@@ -351,8 +381,9 @@ class SkynetMagics(Magics):
 
         GEPA improves --artifact (the text run(artifact, input) receives) for
         --budget metric calls (default 40; --max-cost USD also stops it),
-        learning from a share of the cases and validating on the rest (--val,
-        default 0.3). New texts come from the reflection model (--reflection-model,
+        learning from a share of the cases and validating on the rest (--val F
+        or --val N cases; default 30%, at least 4). New texts come from the
+        reflection model (--reflection-model,
         else SkynetMagics.reflection_model). The live view shows each
         candidate's score as it is evaluated, the best so far, for each
         proposal the feedback the reflection model read and a word diff of
@@ -368,16 +399,47 @@ class SkynetMagics(Magics):
         args = parse_argstring(self.skynet_optimize, line)
         return run_optimize(self, args, silenced)
 
-    @magic_arguments("skynet_cache")
-    @argument("--clear", action="store_true", help="forget every cached output")
+    @lazy_magic_arguments("skynet_align")
+    @ALIGN_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_align(self, line: str) -> AlignReport:
+        """Align a judge with the humans: GEPA rewrites its instructions from the disagreements.
+
+        The metric keeps the judge's instructions in a module-level string
+        (--prompt, default JUDGE). Each labelled case (--labels COL, pass/fail
+        or numbers; at least 10, not all the same) is judged once; a share
+        (--val) is held out, seeded (--seed); GEPA learns from the others for
+        --budget metric calls (--max-cost USD also stops it): a candidate's
+        score on a case is whether its verdict agrees with the human's, and the
+        reflection model reads each disagreement in words, with the human's
+        reason from --rationale COL. The live view shows the held-out
+        agreement so far and each proposal with the disagreements it read.
+        --save PATH writes the metric with the new instructions (only that
+        string changes; a different file is kept unless --force). Returns the
+        AlignReport (.before, .after, .best_prompt, .metric, .save(path)).
+
+        Example::
+
+            r = %skynet_align --data labelled --output-column reply --labels human --rationale why
+            r.after.kappa
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_argstring(self.skynet_align, line)
+        return run_align(self, args, silenced)
+
+    @lazy_magic_arguments("skynet_cache")
+    @argument("--clear", action="store_true", help="forget every kept model reply")
     @line_magic
     def skynet_cache(self, line: str) -> None:
-        """Show the run cache (outputs of run(artifact, input) kept for re-checks).
+        """Show the run cache: the replies of model calls made through llm().
 
-        Outputs are kept in the kernel and, unless %config SkynetMagics.cache_dir
-        = None, in a file under cache_dir, so a kernel restart does not call the
-        task model again. --clear forgets them all; --fresh on %skynet_check
-        runs again for one call.
+        Each call is kept by its request (model, arguments, messages) in the
+        kernel and, unless %config SkynetMagics.cache_dir = None, in
+        cache_dir/runs.sqlite, so a kernel restart does not ask the models
+        again. Shows the entries, the file's size and this kernel's hits.
+        --clear forgets them all (a damaged file is deleted); --fresh on
+        %skynet_check asks again for one call.
 
         Example::
 
@@ -388,11 +450,11 @@ class SkynetMagics(Magics):
         lang = self._lang()
         cache = self.run_cache
         if args.clear:
-            print(t("magic.cache_cleared", lang, count=cache.clear()))
+            print(_cleared(cache, lang))
             return
-        memory = len(cache.store)
+        memory, hits, misses = len(cache.store), cache.hits, cache.misses
         if cache.disk is None:
-            print(t("magic.cache_off", lang, memory=memory))
+            print(t("magic.cache_off", lang, memory=memory, hits=hits, misses=misses))
             return
         size = cache.disk.size_bytes()
         print(
@@ -403,6 +465,8 @@ class SkynetMagics(Magics):
                 disk=len(cache.disk),
                 path=cache.disk.path,
                 size=f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / 2**20:.1f} MiB",
+                hits=hits,
+                misses=misses,
             )
         )
 
@@ -482,6 +546,9 @@ class SkynetMagics(Magics):
         return run_quality(self, "compare", parse_argstring(self.skynet_compare, line), silenced)
 
     def _execute(self, kind: Kind, args: Any, silenced: bool) -> CheckReport:
+        from ..run.engine import execute
+        from .replay import LastCheck, run_outputs
+
         language = self._lang(args.lang)
         name = unquote(args.metric) if args.metric else DEFAULT_NAME
         metric = self._metric(name)
@@ -491,6 +558,8 @@ class SkynetMagics(Magics):
         listener: Callable[[Any], None] | None = None
         progress = None
         if not silenced and _in_terminal(self.shell):
+            from ..show.progress_line import ProgressLine, running_title
+
             # Terminal IPython has no widgets: a progress line, erased before the report
             # (which the cell's Out prints as text, wrapped to the terminal's width).
             progress = ProgressLine(running_title(kind, language), language)
@@ -604,9 +673,33 @@ def _as_usage_error() -> Iterator[None]:
         raise UsageError(str(problem)) from None
 
 
+def _cleared(cache: RunCache, lang: str) -> str:
+    """Empty ``cache`` and say what was done, to the file too (a damaged one, a directory)."""
+    done = cache.empty()
+    path = None if cache.disk is None else cache.disk.path
+    if done.kept_directory:
+        return t("magic.cache_kept_directory", lang, path=path)
+    if done.removed == "directory":
+        return t("magic.cache_cleared_directory", lang, path=path)
+    if done.removed == "damaged":
+        return t("magic.cache_cleared_damaged", lang, path=path)
+    return t("magic.cache_cleared", lang, count=done.count)
+
+
 def _in_language(problem: ContractError, lang: str) -> ContractError:
     problem.args = (problem.message(lang),)
     return problem
+
+
+def _undefined_note(metric: Metric, lang: str) -> list[str]:
+    """The sentence naming what the cell uses but does not define (a notebook name, say)."""
+    from ..core.metric import undefined_names
+
+    missing = undefined_names(metric)
+    if not missing:
+        return []
+    shown = ", ".join(repr(name) for name in missing)
+    return [t("magic.undefined_names", lang, names=shown, count=len(missing))]
 
 
 def _summary(metric: Metric, lang: str) -> str:
@@ -634,15 +727,16 @@ def _summary(metric: Metric, lang: str) -> str:
 
 def _in_terminal(shell: Any) -> bool:
     """Terminal IPython (no kernel, so no widgets and no display updates in place)."""
-    try:
-        from IPython.terminal.interactiveshell import TerminalInteractiveShell
-    except ImportError:  # prompt_toolkit missing: then this is not terminal IPython
-        return False
-    return isinstance(shell, TerminalInteractiveShell)
+    # Terminal IPython's shell class is imported by the time its shell exists; importing
+    # it in a kernel (prompt_toolkit: ~95 ms) only to answer no would slow the first check.
+    terminal = sys.modules.get("IPython.terminal.interactiveshell")
+    return terminal is not None and isinstance(shell, terminal.TerminalInteractiveShell)
 
 
 def _outcome(report: CheckReport) -> str:
     """One line: the headline, and where it failed first."""
+    from ..show.render import headline, interrupted_line
+
     lang = report.lang
     if report.interrupted:
         return interrupted_line(report)

@@ -12,11 +12,13 @@ own frames.
 
 from __future__ import annotations
 
+import builtins
+import difflib
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..core.metric import load_function
 from ..core.tracebacks import user_traceback
 from ..i18n import resolve_lang, t
 
@@ -111,7 +113,7 @@ def resolve(
     """
     text = unquote(text)
     if text in user_ns:
-        return user_ns[text]
+        return _not_by_accident(option, text, user_ns[text], user_ns, lang)
     problem: BaseException | None = None
     try:
         code = compile(text, f"<{option}>", "eval")
@@ -119,11 +121,13 @@ def resolve(
         code = None
     if code is not None:
         try:
-            return eval(code, user_ns if global_ns is None else global_ns, user_ns)
+            found = eval(code, user_ns if global_ns is None else global_ns, user_ns)
         except NameError as exc:
             problem = None if exc.name == text else exc
         except Exception as exc:
             problem = exc
+        else:
+            return _not_by_accident(option, text, found, user_ns, lang)
     value = from_file(text)
     if value is not MISSING:
         return value
@@ -131,7 +135,35 @@ def resolve(
     if problem is not None:
         error = f"{type(problem).__name__}: {problem}"
         raise OptionError(t("magic.eval_failed", lang, option=option, text=text, error=error))
-    raise OptionError(t("magic.not_found", lang, option=option, text=text))
+    hint = _closest_name(text, user_ns, lang) if text.isidentifier() else ""
+    raise OptionError(t("magic.not_found", lang, option=option, text=text, hint=hint))
+
+
+def _not_by_accident(
+    option: str, text: str, found: Any, user_ns: dict[str, Any], lang: str | None
+) -> Any:
+    """``found``, unless a bare name picked up a builtin function or a module by accident.
+
+    ``--artifact format`` in a notebook that defines ``formats`` would otherwise take
+    Python's ``format``, and the run fail far away; no option takes a module or a
+    builtin function, so either is a typo: said here, with the closest notebook name.
+    """
+    if not text.isidentifier():
+        return found  # an expression: what the user wrote
+    builtin = text not in user_ns and getattr(builtins, text, None) is found and callable(found)
+    if not builtin and not isinstance(found, types.ModuleType):
+        return found
+    lang = resolve_lang(lang)
+    hint = _closest_name(text, user_ns, lang)
+    message_id = "magic.builtin_found" if builtin else "magic.module_found"
+    raise OptionError(t(message_id, lang, option=option, text=text, hint=hint))
+
+
+def _closest_name(text: str, user_ns: dict[str, Any], lang: str) -> str:
+    """The "Did you mean 'formats'?" that follows a typo of a notebook name, or ""."""
+    names = [name for name in user_ns if not name.startswith("_") and name != text]
+    close = difflib.get_close_matches(text, names, n=1)
+    return t("magic.did_you_mean", lang, name=close[0]) if close else ""
 
 
 def run_file(text: str, lang: str | None = None) -> Any:
@@ -145,6 +177,8 @@ def run_file(text: str, lang: str | None = None) -> Any:
     if not path.endswith(".py") or not Path(path).expanduser().is_file():
         return MISSING
     spec = f"{Path(path).expanduser()}:{func or 'run'}"
+    from ..core.metric import load_function  # metric loading: at first use, not %load_ext
+
     try:
         return load_function(spec)
     except (FileNotFoundError, AttributeError) as problem:

@@ -10,56 +10,31 @@ returns its report.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic_arguments import argument
 
-from ..core.dataset import DataError
+from ..core.errors import DataError
 from ..i18n import t
-from ..optimizers.optimize import OptimizeReport, ReflectionModelMissing, optimize_with
-from ..run.engine import RunCache
 from .option_groups import (
     CASES,
     LIMITS,
+    OPTIMIZER,
     REPORT_LANGUAGE,
     WORKERS,
     listed_options,
     option_group,
     outputs_group,
+    reflection_option,
     run_options,
 )
 
-_OPTIMIZER = option_group(
-    "optimizer",
-    argument(
-        "--budget",
-        metavar="N",
-        type=int,
-        default=40,
-        help="metric calls GEPA may make (its max_metric_calls; default 40)",
-    ),
-    argument("--max-cost", metavar="USD", type=float, help="stop once this many dollars are spent"),
-    argument(
-        "--val",
-        metavar="F",
-        type=float,
-        default=0.3,
-        help="share of the cases kept to validate (0..1), or a number of cases (default 0.3)",
-    ),
-    argument(
-        "--seed",
-        metavar="N",
-        type=int,
-        default=0,
-        help="random seed of GEPA and of the training/validation split (default 0)",
-    ),
-    argument(
-        "--reflection-model",
-        metavar="EXPR",
-        help="the model that writes new texts: a notebook variable, or a litellm model string "
-        "(default: SkynetMagics.reflection_model)",
-    ),
+if TYPE_CHECKING:
+    from ..optimizers.optimize import OptimizeReport
+
+_GEPA = option_group(
+    "gepa",
     argument(
         "--component",
         metavar="NAME",
@@ -75,14 +50,17 @@ _OPTIMIZER = option_group(
 )
 
 OPTIMIZE_OPTIONS = listed_options(
-    CASES, outputs_group(optimizer=True), _OPTIMIZER, LIMITS, WORKERS, REPORT_LANGUAGE
+    CASES, outputs_group(optimizer=True), OPTIMIZER, _GEPA, LIMITS, WORKERS, REPORT_LANGUAGE
 )
 
 
 def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
     """What ``%skynet_optimize`` does once its line is parsed."""
+    # The optimizer is imported when it runs, not at %load_ext (issue 26: a fast load).
+    from ..optimizers.gepa_adapter import GepaMissing
+    from ..optimizers.optimize import ReflectionModelMissing, optimize_with
     from .cell_display import lazy_show
-    from .names import MISSING, data_file, no_file, unquote
+    from .names import data_file, no_file, unquote
 
     lang = magics._lang(args.lang)
     metric = magics._metric(unquote(args.metric) if args.metric else "default")
@@ -94,13 +72,8 @@ def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
         if not isinstance(gepa_options, Mapping):
             kind = type(gepa_options).__name__
             raise UsageError(t("magic.not_gepa_options", lang, text=args.gepa_options, type=kind))
-    reflection = None
-    if args.reflection_model:
-        # A notebook variable (a callable model), else the text is a litellm model string.
-        reflection = magics._resolve(
-            "--reflection-model", args.reflection_model, lambda text: text or MISSING
-        )
-    val: float | int = args.val
+    reflection = reflection_option(magics, args)
+    val: float | int | None = args.val  # None: the optimizer's default split
     if isinstance(val, float) and val >= 1 and val.is_integer():
         val = int(val)
     view = None
@@ -110,7 +83,7 @@ def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
 
         view = OptimizeView(lang=lang, budget=args.budget or 1, metric_name=metric.name)
         listener = lazy_show(view)  # shown at the first event: a usage error leaves no view
-    cache = RunCache() if args.fresh else magics.run_cache
+    cache = magics.run_cache.fresh() if args.fresh else magics.run_cache
     try:
         report = optimize_with(
             metric,
@@ -126,11 +99,9 @@ def run_optimize(magics: Any, args: Any, silenced: bool) -> OptimizeReport:
             on_event=listener,
             gepa_options=gepa_options,
         )
-    except (DataError, ValueError, TypeError, ReflectionModelMissing) as problem:
+    except (DataError, ValueError, TypeError, ReflectionModelMissing, GepaMissing) as problem:
         if view is not None:
             view.close()
         raise UsageError(str(problem)) from None
-    if cache is not magics.run_cache:
-        magics.run_cache.store.update(cache.store)
     # The view shows the report (or ';' hid it): the cell's Out does not show it again.
     return magics._shown_once(report)

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from types import MethodType
 from typing import Any
 
 from IPython.core.error import UsageError
-from IPython.core.magic_arguments import argument, argument_group
+from IPython.core.magic_arguments import MagicArgumentParser, argument, argument_group
 
 from ..core.options import (
     CHECK_CASES,
@@ -40,15 +41,19 @@ __all__ = [
     "CHECK_OPTIONS",
     "EVAL_OPTIONS",
     "LIMITS",
+    "OPTIMIZER",
     "OUTPUTS",
     "REPORT",
     "REPORT_LANGUAGE",
     "SAMPLING",
     "TIMEOUTS",
     "WORKERS",
+    "LazyParserMagic",
+    "lazy_magic_arguments",
     "listed_options",
     "option_group",
     "outputs_group",
+    "reflection_option",
     "run_options",
 ]
 
@@ -64,6 +69,76 @@ def listed_options(*decorators: Decorator) -> Decorator:
         return func
 
     return apply
+
+
+class LazyParserMagic:
+    # A magic method whose argparse parser, and the help ``%magic?`` shows, are built at
+    # first use: the parser when the magic first runs, the help (the parser's
+    # format_help, as IPython's ``magic_arguments`` makes it) when it is asked for.
+    # ``magic_arguments`` builds both when the class is defined: 18-20 ms of every
+    # %load_ext for our ten magics (issue 26).  ``parse_argstring(self.magic, line)``
+    # reads ``.parser``; ``%magic?`` reads ``__doc__`` through the bound method.
+
+    def __init__(self, func: Any) -> None:
+        self.__wrapped__ = func  # inspect.signature and %magic?? (the source) follow it
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__module__ = func.__module__
+        self._parser: MagicArgumentParser | None = None
+        self._help: str | None = None
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        return self if instance is None else MethodType(self, instance)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__wrapped__(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        # IPython's marks on the function: no_var_expand, has_arguments, argcmd_name...
+        if name == "__wrapped__":
+            raise AttributeError(name)
+        return getattr(self.__wrapped__, name)
+
+    @property
+    def parser(self) -> MagicArgumentParser:
+        if self._parser is None:
+            self._parser = _magic_parser(self.__wrapped__)
+        return self._parser
+
+    @property
+    def __doc__(self) -> str:  # type: ignore[override]
+        if self._help is None:
+            self._help = self.parser.format_help()
+        return self._help
+
+
+def _magic_parser(func: Any) -> MagicArgumentParser:
+    """IPython's ``construct_parser``, but the function keeps its docstring: the help
+    is formatted only when ``%magic?`` asks (half of the first check's parser, profiled)."""
+    kwds = getattr(func, "argcmd_kwds", {})
+    if "description" not in kwds:
+        kwds["description"] = func.__doc__
+    parser = MagicArgumentParser(func.argcmd_name, **kwds)
+    group = None
+    for decorator in func.decorators[::-1]:  # in the order they appear in the source
+        result = decorator.add_to_parser(parser, group)
+        if result is not None:
+            group = result
+    return parser
+
+
+def lazy_magic_arguments(name: str) -> Decorator:
+    """IPython's ``magic_arguments(name)``, the outermost decorator of a magic, but the
+    parser and its help are built when the magic is first run or asked for its help."""
+
+    def mark(func: Any) -> LazyParserMagic:
+        if not getattr(func, "has_arguments", False):
+            func.has_arguments = True
+            func.decorators = []
+        func.argcmd_name = name
+        return LazyParserMagic(func)
+
+    return mark
 
 
 def option_group(title: str, *arguments: argument) -> Decorator:
@@ -145,7 +220,9 @@ def outputs_group(*, optimizer: bool = False) -> Decorator:
             )
         )
     fresh = argument(
-        "--fresh", action="store_true", help="call run again instead of using cached outputs"
+        "--fresh",
+        action="store_true",
+        help="ask the models again instead of using the run cache (new replies replace old)",
     )
     return option_group("outputs", *outputs, fresh)
 
@@ -189,6 +266,40 @@ WORKERS = option_group(
         metavar="EXPR",
         help="a concurrent.futures.Executor to run the cases on (e.g. a Dask client's "
         "get_executor())",
+    ),
+)
+
+# GEPA's stops, the split and the reflection model: %skynet_optimize and %skynet_align.
+OPTIMIZER = option_group(
+    "optimizer",
+    argument(
+        "--budget",
+        metavar="N",
+        type=int,
+        default=40,
+        help="metric calls GEPA may make (its max_metric_calls; default 40, at most 100000)",
+    ),
+    argument("--max-cost", metavar="USD", type=float, help="stop once this many dollars are spent"),
+    argument(
+        "--val",
+        metavar="F|N",
+        type=float,
+        default=None,
+        help="share of the cases kept to validate (0..1), or a whole number of cases (--val 6: "
+        "six cases); default 30%% of the cases, but at least 4 (half of them under 8 cases)",
+    ),
+    argument(
+        "--seed",
+        metavar="N",
+        type=int,
+        default=0,
+        help="random seed of GEPA and of the training/validation split (default 0)",
+    ),
+    argument(
+        "--reflection-model",
+        metavar="EXPR",
+        help="the model that writes new texts: a notebook variable, or a litellm model string "
+        "(default: SkynetMagics.reflection_model)",
     ),
 )
 
@@ -259,6 +370,18 @@ def run_options(magics: Any, kind: Kind, args: Any, lang: str) -> RunOptions:
         return replace(given, run=run, artifact=artifact, executor=executor, dtype=dtype)
     except OptionError as problem:
         raise UsageError(problem.for_magic(lang)) from None
+
+
+def reflection_option(magics: Any, args: Any) -> Any:
+    """``--reflection-model``: a notebook variable (a callable model), else the text is a
+    litellm model string; None when not given (the configured one answers)."""
+    from .names import MISSING
+
+    if not args.reflection_model:
+        return None
+    return magics._resolve(
+        "--reflection-model", args.reflection_model, lambda text: text or MISSING
+    )
 
 
 # What %skynet_check takes; %skynet_eval and every measurement built on it add workers.

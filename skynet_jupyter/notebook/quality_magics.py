@@ -16,13 +16,9 @@ from typing import Any
 from IPython.core.error import UsageError
 from IPython.core.magic_arguments import argument
 
-from ..core.dataset import DataError
+from ..core.errors import DataError
+from ..core.probe_ids import PROBES
 from ..i18n import t
-from ..quality import PROBES
-from ..quality.agreement import agreement_with
-from ..quality.compare import compare_with
-from ..quality.probe import probe_with
-from ..quality.stability import stability_with
 from .check_failed import CheckFailed
 from .names import DEFAULT_NAME
 from .option_groups import option_group, run_options
@@ -41,6 +37,14 @@ STABILITY_OPTIONS = option_group(
         "--repeats", metavar="N", type=int, default=5, help="how many times to score (default 5)"
     ),
 )
+# Also %skynet_align's: the verdict that is compared with a pass/fail label.
+THRESHOLD = argument(
+    "--threshold",
+    metavar="X",
+    type=float,
+    default=0.5,
+    help="a score at or above X is a pass, for pass/fail labels (default 0.5)",
+)
 AGREE_OPTIONS = option_group(
     "agreement",
     argument(
@@ -49,13 +53,7 @@ AGREE_OPTIONS = option_group(
         required=True,
         help="the column of human labels (never given to the metric)",
     ),
-    argument(
-        "--threshold",
-        metavar="X",
-        type=float,
-        default=0.5,
-        help="a score at or above X is a pass, for pass/fail labels (default 0.5)",
-    ),
+    THRESHOLD,
 )
 COMPARE_OPTIONS = option_group(
     "compare",
@@ -68,12 +66,24 @@ COMPARE_OPTIONS = option_group(
     ),
 )
 
-_MEASURES: dict[str, Callable[..., Any]] = {
-    "probe": probe_with,
-    "stability": stability_with,
-    "agree": agreement_with,
-    "compare": compare_with,
-}
+
+def _measure(kind: str) -> Callable[..., Any]:
+    """The measurement of a magic, imported when it runs (not at %load_ext: issue 26)."""
+    if kind == "probe":
+        from ..quality.probe import probe_with
+
+        return probe_with
+    if kind == "stability":
+        from ..quality.stability import stability_with
+
+        return stability_with
+    if kind == "agree":
+        from ..quality.agreement import agreement_with
+
+        return agreement_with
+    from ..quality.compare import compare_with
+
+    return compare_with
 
 
 def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
@@ -97,7 +107,7 @@ def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
         own = {"human": unquote(args.human), "threshold": args.threshold}
     else:
         own = {"names": names}
-    measure = _MEASURES[kind]
+    measure = _measure(kind)
     view = listener = None
     if not silenced:
         from .cell_display import lazy_show

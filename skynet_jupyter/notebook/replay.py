@@ -3,7 +3,8 @@
 When a metric checked in this kernel is registered again, the magics re-run
 its :class:`LastCheck` through the engine with the outputs ``run`` gave in
 that check (``known_outputs``): only the metric runs again, and a case whose
-run failed fails again, saying why, without calling ``run``.
+run failed fails again, saying why, without calling ``run``.  No cache key is
+involved (the outputs are the check's own), and the run step names the replay.
 """
 
 from __future__ import annotations
@@ -33,14 +34,16 @@ class LastCheck:
         """What the re-check scores: None when the outputs came from a column of the data."""
         if self.options.run is None:
             return None
-        return KnownOutputs(self.outputs, t("magic.run_not_repeated", lang))
+        return KnownOutputs(
+            self.outputs, t("magic.run_not_repeated", lang), note=t("engine.replayed", lang)
+        )
 
 
 def run_outputs(report: CheckReport) -> dict[int, tuple[Any, Observation | None]]:
     """The outputs ``run`` gave in ``report``, copied, with what their run measured.
 
-    The cases the run cache keeps: a case whose run failed or ran out of time
-    measured nothing, and has no output to re-score.
+    Kept by the magics for the replay, not by any cache: a case whose run failed
+    or ran out of time measured nothing, and has no output to re-score.
     """
     return {
         case.index: (deepcopy(case.output), case.measured)

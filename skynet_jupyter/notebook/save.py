@@ -1,124 +1,25 @@
 """Saving a metric cell to a file (``%%skynet_metric --save``), never losing one.
 
-:func:`save_source` writes only a new path or a regular file, and replaces a
-different file only with ``--force``; :func:`write_atomically` writes a
-temporary file beside the target and moves it into place in one step.
+The rules are ``core/saving.py``'s (a new path or a regular file, a different
+file replaced only with ``--force``, written atomically); here a failed write
+ends the magic as a usage error.
 """
 
 from __future__ import annotations
 
-import os
-import stat
-import uuid
 from pathlib import Path
 
 from IPython.core.error import UsageError
 
-from ..i18n import t
+from ..core.saving import SaveFailed, write_atomically
+from ..core.saving import save_source as _save_source
 
 __all__ = ["save_source", "write_atomically"]
 
 
 def save_source(path: Path, source: str, force: bool, lang: str) -> tuple[Path | None, str]:
-    """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note).
-
-    Only a new path or a regular file is written: a symbolic link, a named pipe, a
-    device or a directory is refused even with ``force`` (replacing one would swap a
-    special file, or a link's target, for a plain file); ``force`` only lets a
-    regular file with different content be replaced.
-    """
-    shown = str(path)
+    """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note)."""
     try:
-        kind = _special_kind(path)
-        if kind is not None:
-            return None, _refusal(path, kind, lang)
-        if path.exists():  # a regular file (_special_kind said so, not following links)
-            if path.read_text(encoding="utf-8", errors="replace") == source:
-                return path.resolve(), t("magic.save_unchanged", lang, path=shown)
-            if not force:
-                return None, t("magic.save_refused", lang, path=shown)
-            write_atomically(path, source, replace=True)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            try:
-                write_atomically(path, source, replace=False)
-            except FileExistsError:  # created meanwhile by someone else: look again
-                return save_source(path, source, force, lang)
-    except OSError as problem:
-        raise UsageError(t("magic.save_failed", lang, path=shown, error=problem)) from None
-    return path.resolve(), t("magic.saved", lang, path=shown)
-
-
-def _special_kind(path: Path) -> str | None:
-    """What ``path`` is when it is neither absent nor a regular file (links not followed)."""
-    try:
-        mode = path.lstat().st_mode
-    except FileNotFoundError:
-        return None
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISLNK(mode):
-        return "symlink"
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISFIFO(mode):
-        return "fifo"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "device"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "other"
-
-
-# What a path that is not a regular file is, by the kind _special_kind names.
-_FILE_KINDS = {
-    "directory": "magic.file_kind_directory",
-    "fifo": "magic.file_kind_fifo",
-    "device": "magic.file_kind_device",
-    "socket": "magic.file_kind_socket",
-    "other": "magic.file_kind_other",
-}
-
-
-def _refusal(path: Path, kind: str, lang: str) -> str:
-    if kind == "symlink":
-        return t("magic.save_symlink", lang, path=str(path), target=os.readlink(path))
-    what = t(_FILE_KINDS[kind], lang)
-    return t("magic.save_not_regular", lang, path=str(path), kind=what)
-
-
-def write_atomically(path: Path, text: str, *, replace: bool = True) -> None:
-    """Write a temporary file beside ``path``, then move it into place in one step.
-
-    ``replace=False`` never clobbers: the move is a hard link, which fails with
-    FileExistsError if ``path`` appeared since it was checked.
-    """
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    mode = path.stat().st_mode & 0o777 if replace and path.exists() else 0o666  # umask applies
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if replace:
-            os.replace(temporary, path)
-        else:
-            _link_new(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-
-
-def _link_new(temporary: Path, path: Path) -> None:
-    """Move ``temporary`` to the new ``path``, never over something that appeared there."""
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        raise
-    except OSError:  # a file system without hard links: check, then move
-        if os.path.lexists(path):
-            raise FileExistsError(path) from None
-        os.replace(temporary, path)
-        return
-    temporary.unlink()
+        return _save_source(path, source, force, lang)
+    except SaveFailed as problem:
+        raise UsageError(str(problem)) from None

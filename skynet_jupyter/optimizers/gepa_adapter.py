@@ -27,6 +27,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from ..core.contract import step_title
@@ -34,11 +36,13 @@ from ..core.dataset import Case, DataError, load_cases
 from ..core.metric import Metric, load_function, load_metric
 from ..core.options import RUN_TIMEOUT, Isolation, RunOptions
 from ..core.report import CaseResult
+from ..i18n import resolve_lang, t
 from ..models.settings import ModelSettings
 from ..run.engine import Listener, RunCache, execute_cases
 from .report import Costs
 
 __all__ = [
+    "GepaMissing",
     "ReflectionModel",
     "SkynetGEPAAdapter",
     "failure_feedback",
@@ -47,13 +51,46 @@ __all__ = [
 ]
 
 
-def import_gepa() -> Any:
+DISTRIBUTION = "skynet-jupyter"
+
+
+class GepaMissing(ImportError):
+    """The gepa library is not installed: one sentence with the command that installs it."""
+
+
+def install_command(extra: str, direct_url: str | None = None, cwd: Path | None = None) -> str:
+    """The pip line that adds ``extra`` to this installation of the package.
+
+    An editable install (a clone, ``pip install -e``) takes the extra from its
+    folder (``pip install -e '.[gepa]'`` from inside it); an install from an
+    index takes it by name.  ``direct_url``: the installation's
+    ``direct_url.json`` (PEP 610); by default, read from the installed metadata.
+    """
+    if direct_url is None:
+        try:
+            direct_url = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
+        except metadata.PackageNotFoundError:
+            direct_url = None
+    try:
+        described = json.loads(direct_url) if direct_url else {}
+    except ValueError:
+        described = {}
+    url = str(described.get("url", "")) if isinstance(described, dict) else ""
+    editable = isinstance(described, dict) and (described.get("dir_info") or {}).get("editable")
+    if editable and url.startswith("file://"):
+        folder = Path(url.removeprefix("file://"))
+        here = (cwd or Path.cwd()).resolve()
+        where = "." if folder.resolve() == here else str(folder)
+        return f"pip install -e '{where}[{extra}]'"
+    return f"pip install '{DISTRIBUTION}[{extra}]'"
+
+
+def import_gepa(lang: str | None = None) -> Any:
     try:
         import gepa
     except ImportError:
-        raise ImportError(
-            "The optimizer preview needs the gepa library: pip install 'skynet-jupyter[gepa]'."
-        ) from None
+        command = install_command("gepa")
+        raise GepaMissing(t("optimize.needs_gepa", resolve_lang(lang), command=command)) from None
     return gepa
 
 
@@ -82,6 +119,18 @@ def optimizer_options(
         isolation=Isolation.THREAD if isolation is None else isolation,
         **options,
     )
+
+
+def numbered_back(results: Sequence[CaseResult], cases: Sequence[Case]) -> list[CaseResult]:
+    """The results of ``cases`` run numbered by their place in the batch, in that order and
+    numbered as the cases were again."""
+    by_place = {result.index: result for result in results}
+    ordered = []
+    for place, case in enumerate(cases):
+        result = by_place[place]
+        result.index = case.index
+        ordered.append(result)
+    return ordered
 
 
 class SkynetGEPAAdapter:
@@ -245,13 +294,7 @@ class SkynetGEPAAdapter:
             for result in report.cases:  # what finished was paid for
                 self.spend.add_case(result)
             raise KeyboardInterrupt
-        by_place = {result.index: result for result in report.cases}
-        results = []
-        for place, case in enumerate(cases):
-            result = by_place[place]
-            result.index = case.index
-            results.append(result)
-        return results
+        return numbered_back(report.cases, cases)
 
     def make_reflective_dataset(
         self,

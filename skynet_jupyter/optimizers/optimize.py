@@ -27,11 +27,12 @@ from typing import Any
 
 from ..core.dataset import Case, DataError
 from ..core.metric import Metric, load_metric
-from ..core.options import RunOptions
+from ..core.options import MAX_BUDGET, RunOptions, finite_number, refuse_count
 from ..core.report import ADVICE, CaseResult, CheckReport
 from ..i18n import t
 from ..models.settings import ModelNotConfigured, ModelSettings, current_settings
 from ..run.engine import CaseFinished, RunCache, chosen_cases
+from ..show.formats import fmt_score
 from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, import_gepa, optimizer_options
 from .report import (
     Candidate,
@@ -52,6 +53,8 @@ __all__ = [
 ]
 
 DEFAULT_MINIBATCH = 3  # GEPA's reflection_minibatch_size when none is given
+DEFAULT_VAL = 0.3  # the share of the cases kept to validate when val= is not given
+MIN_VAL_CASES = 4  # ... but at least this many (half the cases on smaller data)
 PERFECT = 1.0  # GEPA's perfect_score default: a minibatch at full marks is skipped
 SHOWN_CASES = 8  # case numbers listed in a sentence
 
@@ -262,16 +265,25 @@ class _ReflectionStop:
 
 
 def split_cases(
-    cases: list[Case], val: float | int, seed: int, lang: str
+    cases: list[Case], val: float | int | None, seed: int, lang: str
 ) -> tuple[list[Case], list[Case]]:
-    """(train, validation): ``val`` a fraction (0..1) or a count of validation cases."""
+    """(train, validation): ``val`` a fraction (0..1) or a count of validation cases.
+
+    None (the default): ``DEFAULT_VAL`` of the cases, but at least ``MIN_VAL_CASES``
+    (half the cases on fewer than twice that): two validation cases the seed already
+    gets right cannot tell any candidate from it.
+    """
     total = len(cases)
     if total < 2:
         raise DataError(t("optimize.too_few_cases", lang, count=total))
-    if isinstance(val, bool) or not isinstance(val, int | float):
+    if val is None:
+        count = max(1, round(DEFAULT_VAL * total), min(MIN_VAL_CASES, total // 2))
+    elif isinstance(val, bool) or not isinstance(val, int | float):
         raise ValueError(t("optimize.bad_val", lang, value=repr(val)))
-    if isinstance(val, int) and val >= 1:
+    elif isinstance(val, int) and val >= 1:
         count = val
+    elif isinstance(val, float) and val >= 1 and val.is_integer():  # 4.0: four cases
+        count = int(val)
     elif isinstance(val, float) and 0 < val < 1:
         count = max(1, round(val * total))
     else:
@@ -285,6 +297,16 @@ def split_cases(
     return train, validation
 
 
+def check_stops(budget: Any, max_cost: Any, lang: str) -> None:
+    """A budget of 1 to ``MAX_BUDGET`` metric calls, a finite max_cost above zero (or None):
+    else a sentence.  ``max_cost=nan`` would never stop the run (nan >= x is false)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(t("optimize.bad_budget", lang, value=repr(budget)))
+    refuse_count("budget", budget, MAX_BUDGET, lang)
+    if max_cost is not None and not (finite_number(max_cost) and max_cost > 0):
+        raise ValueError(t("optimize.bad_max_cost", lang, value=repr(max_cost)))
+
+
 def _gepa_options(options: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """``options`` checked against ``gepa.optimize``'s own parameters."""
     known = set(inspect.signature(import_gepa().optimize).parameters)
@@ -296,7 +318,8 @@ def _gepa_options(options: Mapping[str, Any], lang: str) -> dict[str, Any]:
     return dict(options)
 
 
-def _reflection_model(reflection_model: Any, models: ModelSettings | None, lang: str) -> Any:
+def chosen_reflection_model(reflection_model: Any, models: ModelSettings | None, lang: str) -> Any:
+    """The reflection model given, else the configured one, else ReflectionModelMissing."""
     model = reflection_model
     if model is None:
         model = current_settings(models).reflection_model
@@ -321,7 +344,7 @@ def optimize(
     artifact: str | dict[str, str],
     budget: int,
     reflection_model: Any = None,
-    val: float | int = 0.3,
+    val: float | int | None = None,
     max_cost: float | None = None,
     seed: int = 0,
     outputs: str | Sequence[str] | None = None,
@@ -343,8 +366,12 @@ def optimize(
 
     ``artifact`` is the seed text given to ``run(artifact, input)`` (or a dict
     ``{name: text}`` of several texts, which ``run`` then receives whole, as
-    a DSPy program's run does).  A share ``val`` of the cases (or that many
-    cases) is kept for validation; GEPA proposes from the others.  New texts
+    a DSPy program's run does).  A share ``val`` of the cases (a fraction
+    such as 0.3), or that many cases (a whole number: ``val=6``), is kept for
+    validation; GEPA proposes from the others.  By default 30% of the cases,
+    but at least 4 (half of them on fewer than 8 cases): on small data a
+    validation set of two cases the seed already gets right cannot tell a
+    better text from it.  ``budget`` is at most 100,000 metric calls.  New texts
     come from ``reflection_model`` (a litellm model, or a callable
     ``(instructions, input) -> str`` such as :class:`StandInModel`, which
     receives GEPA's prompt as ``instructions``), else the configured
@@ -392,7 +419,7 @@ def optimize_with(
     *,
     budget: int,
     reflection_model: Any = None,
-    val: float | int = 0.3,
+    val: float | int | None = None,
     max_cost: float | None = None,
     seed: int = 0,
     component: str = "prompt",
@@ -408,13 +435,8 @@ def optimize_with(
     language = options.language
     artifact = options.artifact
     started = time.perf_counter()
-    gepa = import_gepa()
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(t("optimize.bad_budget", language, value=repr(budget)))
-    if max_cost is not None and (
-        isinstance(max_cost, bool) or not isinstance(max_cost, int | float) or max_cost <= 0
-    ):
-        raise ValueError(t("optimize.bad_max_cost", language, value=repr(max_cost)))
+    import_gepa(language)  # without the library, say so before anything runs
+    check_stops(budget, max_cost, language)
     if isinstance(artifact, str):
         seed_candidate, adapter_component = {component: artifact}, component
     elif (
@@ -426,7 +448,8 @@ def optimize_with(
     else:
         raise TypeError(t("optimize.bad_artifact", language, type=type(artifact).__name__))
     gepa_given = _gepa_options(gepa_options or {}, language)
-    reflection = ReflectionModel(_reflection_model(reflection_model, options.models, language))
+    model = chosen_reflection_model(reflection_model, options.models, language)
+    reflection = ReflectionModel(model)
     loaded = load_metric(metric)
     cases = chosen_cases(data, options)
     train, validation = split_cases(cases, val, seed, language)
@@ -445,6 +468,48 @@ def optimize_with(
     adapter = SkynetGEPAAdapter.with_options(
         loaded, adapter_component, options, run_cache=run_cache
     )
+    recorder = drive_gepa(
+        report,
+        adapter,
+        reflection,
+        seed_candidate,
+        train,
+        validation,
+        max_cost=max_cost,
+        seed=seed,
+        gepa_options=gepa_given,
+        on_event=on_event,
+    )
+    report.advice = diagnose(report, recorder, loaded, gepa_given)
+    report.elapsed_s = time.perf_counter() - started
+    report.finished = True
+    recorder.emit("finished")
+    return report
+
+
+def drive_gepa(
+    report: OptimizeReport,
+    adapter: Any,
+    reflection: ReflectionModel,
+    seed_candidate: dict[str, str],
+    train: list[Case],
+    validation: list[Case],
+    *,
+    max_cost: float | None,
+    seed: int,
+    gepa_options: dict[str, Any],
+    on_event: OptimizeListener | None,
+) -> _Recorder:
+    """Run ``gepa.optimize`` on ``adapter`` for ``report.budget`` metric calls, recording
+    in ``report`` what GEPA did and why it stopped (the caller finishes the report).
+
+    ``adapter`` is a GEPA adapter with the ``SkynetGEPAAdapter`` attributes the
+    recorder reads: ``spend``, ``failed_cases``, ``current_artifact``, ``on_event``.
+    ``gepa_options`` are checked ``gepa.optimize`` options (they gain a minibatch size).
+    """
+    gepa = import_gepa()
+    language = report.lang
+    gepa_given = gepa_options
     recorder = _Recorder(report, adapter, reflection, validation, on_event)
     adapter.on_event = recorder.on_engine_event
     cost_stop = (
@@ -468,7 +533,7 @@ def optimize_with(
             valset=validation,
             adapter=adapter,
             reflection_lm=reflection,
-            max_metric_calls=budget,
+            max_metric_calls=report.budget,
             stop_callbacks=stoppers,
             callbacks=[recorder],
             logger=_Log(report.log),
@@ -492,11 +557,7 @@ def optimize_with(
     report.proposals = [p for p in report.proposals if p.text is not None]
     if reflection.error is not None:
         report.error = t("optimize.reflection_failed", language, error=_one_line(reflection.error))
-    report.advice = diagnose(report, recorder, loaded, gepa_given)
-    report.elapsed_s = time.perf_counter() - started
-    report.finished = True
-    recorder.emit("finished")
-    return report
+    return recorder
 
 
 def _one_line(problem: BaseException) -> str:
@@ -507,6 +568,59 @@ def _one_line(problem: BaseException) -> str:
 
 
 # --- why nothing improved -------------------------------------------------------------
+
+
+def _full_marks(report: OptimizeReport) -> float:
+    """Full marks: 1, or the top of another scale seen on validation."""
+    return max([PERFECT, *(v for c in report.candidates for v in c.val_scores.values())])
+
+
+def _seed_missed(report: OptimizeReport, recorder: _Recorder) -> list[int]:
+    """The cases (training or validation) the seed was tried on and scored below full marks."""
+    full = _full_marks(report)
+    return sorted(
+        {
+            result.index
+            for result in recorder.seed_results
+            if not result.passed or result.score is None or result.score < full
+        }
+    )
+
+
+def _listed(cases: Sequence[int]) -> str:
+    shown = ", ".join(map(str, cases[:SHOWN_CASES]))
+    return shown + (", …" if len(cases) > SHOWN_CASES else "")
+
+
+def _validation_saturated(report: OptimizeReport, recorder: _Recorder) -> list[str]:
+    """The seed has full marks on every validation case: why nothing could beat it.
+
+    "Nothing to improve" only when every case it was tried on had full marks too;
+    otherwise the validation set is too small to tell the candidates apart, and a
+    candidate that did better on training is named.
+    """
+    lang = report.lang
+    missed = _seed_missed(report, recorder)
+    if not missed:
+        return [t("optimize.why_perfect", lang)]
+    notes = [t("optimize.why_val_too_small", lang, val=report.val_size, cases=_listed(missed))]
+    better = [
+        p
+        for p in report.proposals
+        if p.accepted and p.candidate is not None and sum(p.after or []) > sum(p.before)
+    ]
+    if better:
+        last = better[-1]  # the latest holds what the earlier ones learned
+        notes.append(
+            t(
+                "optimize.why_better_on_training",
+                lang,
+                candidate=last.candidate,
+                before=fmt_score(sum(last.before)),
+                after=fmt_score(sum(last.after or [])),
+            )
+        )
+    return notes
 
 
 def diagnose(
@@ -522,10 +636,17 @@ def diagnose(
         notes.append(t("optimize.why_contract", lang, count=report.failed_cases))
     seed = report.candidates[0]
     if seed.val_scores and min(seed.val_scores.values()) >= PERFECT:
-        notes.append(t("optimize.why_perfect", lang))
+        notes += _validation_saturated(report, recorder)
     elif not report.proposals and report.error is None and report.stopped == "budget":
         if recorder.skipped_perfect:
-            notes.append(t("optimize.why_perfect", lang))
+            missed = _seed_missed(report, recorder)
+            if missed:
+                listed = _listed(missed)
+                notes.append(
+                    t("optimize.why_sampled_perfect", lang, cases=listed, count=len(missed))
+                )
+            else:
+                notes.append(t("optimize.why_perfect", lang))
         else:
             needed = report.val_size + 2 * minibatch + report.val_size
             notes.append(
@@ -543,14 +664,10 @@ def diagnose(
         if accepted:
             notes.append(t("optimize.why_not_better", lang, count=accepted))
         best = report.best
-        seen = [v for c in report.candidates for v in c.val_scores.values()]
-        full = max([PERFECT, *seen])  # full marks: 1, or the top of another scale
+        full = _full_marks(report)
         missed = sorted(i for i, v in (best.val_scores if best else {}).items() if v < full)
         if missed:
-            shown = ", ".join(map(str, missed[:SHOWN_CASES]))
-            if len(missed) > SHOWN_CASES:
-                shown += ", …"
-            notes.append(t("optimize.why_unseen", lang, cases=shown, count=len(missed)))
+            notes.append(t("optimize.why_unseen", lang, cases=_listed(missed), count=len(missed)))
         elif rejected:
             notes.append(t("optimize.why_rejected", lang, count=rejected))
     if recorder.seed_results:

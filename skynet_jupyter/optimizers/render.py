@@ -199,6 +199,17 @@ def report_text(report: OptimizeReport) -> str:
         for c in report.candidates:
             mark = "  ← " + t("optimize.best", lang) if c is best else ""
             lines.append(f"  #{c.index:<3} {_parent_label(c, lang):<12} {fmt_mean(c.score)}{mark}")
+    lines += proposals_text(report)
+    if report.finished and report.improved:
+        lines.append(t("optimize.best_text", lang))
+        lines.append("  " + _as_text(report.best_artifact).replace("\n", "\n  "))
+    return "\n".join(lines)
+
+
+def proposals_text(report: OptimizeReport) -> list[str]:
+    """The newest proposals, each with the feedback it read and its word diff, as lines."""
+    lang = report.lang
+    lines = []
     shown = list(reversed(report.proposals))[:SHOWN_PROPOSALS]
     if shown:
         lines.append(t("optimize.proposals", lang))
@@ -217,10 +228,7 @@ def report_text(report: OptimizeReport) -> str:
             lines.append(
                 "    " + diff_text(proposal.parent_text, proposal.text).replace("\n", "\n    ")
             )
-    if report.finished and report.improved:
-        lines.append(t("optimize.best_text", lang))
-        lines.append("  " + _as_text(report.best_artifact).replace("\n", "\n  "))
-    return "\n".join(lines)
+    return lines
 
 
 # --- HTML ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..core.contract import RUN_FUNCTION, ContractError, step_title
 from ..core.dataset import Case
 from ..core.metric import Metric, load_metric
-from ..core.options import RunOptions
+from ..core.options import MAX_SCORINGS, RunOptions
 from ..core.report import CaseResult, EvalReport
 from ..i18n import t
 from ..run.engine import RunCache, execute, execute_cases
@@ -119,6 +119,25 @@ def without_output(report: EvalReport) -> tuple[int, ...]:
 def known_items(report: EvalReport, lang: str) -> list[Item]:
     """The real outputs of the first pass, with their measurements (see ``with_output``)."""
     return [Item(c.index, c.output, c.measured) for c in with_output(report, lang)]
+
+
+def refuse_scorings(cases: int, scorings: int, lang: str) -> None:
+    """A sentence, before any is made, when ``cases`` x ``scorings`` metric calls are too many.
+
+    Each call keeps its result until the report is made: the bound keeps the kernel alive.
+    """
+    total = cases * scorings
+    if total > MAX_SCORINGS:
+        raise ValueError(
+            t(
+                "quality.scorings_max",
+                lang,
+                total=total,
+                cases=cases,
+                repeats=scorings,
+                high=MAX_SCORINGS,
+            )
+        )
 
 
 def score_items(

@@ -85,7 +85,8 @@ def wrap_html(parts: Sequence[str], kind: str) -> str:
 def table_text(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Aligned plain-text table lines (cells cut to keep lines readable)."""
     cells = [[cut(str(c).replace("\n", " "), 40) for c in row] for row in rows]
-    widths = [max(len(str(h)), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    # A list, not max(h, *cells): an interrupted report may have no row at all.
+    widths = [max([len(str(h)), *(len(r[i]) for r in cells)]) for i, h in enumerate(headers)]
     lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
     for row in cells:
         lines.append("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
@@ -165,6 +166,22 @@ class Table:
 
     def html(self) -> str:
         return table_html(self.headers, self.rows, f'class="{esc(self.css)}"')
+
+
+def unscored_note(lang: str, unscored: Sequence[int], total: int, error: str | None) -> Note | None:
+    """What a report says first when some of its ``total`` cases did not score (else None).
+
+    ``error`` is the first such case's: a judge that was never configured, or always
+    raises, must not read as a steady or ungameable metric.
+    """
+    if not unscored:
+        return None
+    count, case, said = len(unscored), unscored[0], short(error or "", 300)
+    if count >= total:
+        text = t("quality.unscored_all", lang, count=count, case=case, error=said)
+    else:
+        text = t("quality.unscored_some", lang, count=count, total=total, case=case, error=said)
+    return Note(text, "")
 
 
 class QualityReport(ShowsItself):

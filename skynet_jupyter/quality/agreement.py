@@ -12,12 +12,12 @@ the metric: it is neither an input nor an Output column.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.dataset import DataError, load_cases
-from ..core.options import RunOptions
+from ..core.options import RunOptions, finite_number
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_score
@@ -31,6 +31,7 @@ from ._show import (
     case_frame,
     labels,
     short,
+    unscored_note,
     value_cell,
 )
 
@@ -71,6 +72,7 @@ class AgreementReport(QualityReport):
     disagreements: list[Disagreement] = field(default_factory=list)
     unlabeled: tuple[int, ...] = ()
     failed: tuple[int, ...] = ()
+    failed_error: str | None = None  # why the first case that did not score failed
     judge_cost_usd: float | None = None
     judge_unpriced: int = 0  # cases whose judge calls had no known price
     interrupted: bool = False
@@ -147,9 +149,30 @@ class AgreementReport(QualityReport):
         return frame
 
     @property
+    def single_label(self) -> Any:
+        """The one label every scored case has (None: the labels differ, or there are none).
+
+        Then kappa (or Spearman) cannot measure agreement: chance explains it all.
+        """
+        values = set(self.values.values())
+        if len(values) != 1:
+            return None
+        return self.labels[next(iter(self.scores))]
+
+    @property
     def weak(self) -> bool:
+        """The metric agrees weakly with the labels (never said when the measure is undefined
+        because every label is the same: a metric right on every case is not weak)."""
+        if self.single_label is not None:
+            return False
         measure = self.kappa if self.kind == BINARY else self.spearman
         return measure is not None and (math.isnan(measure) or measure < WEAK)
+
+    @property
+    def passed(self) -> bool:
+        """Agreement was measured on every labeled case, and it is not weak."""
+        measured = self.n > 0 and self.single_label is None
+        return measured and not (self.weak or self.failed or self.interrupted)
 
     @property
     def advice(self) -> str | None:
@@ -197,15 +220,30 @@ class AgreementReport(QualityReport):
         return [self._measures()]
 
     def _status(self) -> str:
-        return "bad" if self.weak or self.interrupted else "good"
+        if self.weak or self.interrupted or self.failed or not self.n:
+            return "bad"
+        return "warn" if self.single_label is not None else "good"
+
+    def _single_label_note(self) -> str | None:
+        """What the measure cannot say when every label is the same (None: they differ)."""
+        label, lang = self.single_label, self.lang
+        if label is None:
+            return None
+        if self.kind != BINARY:
+            return t("quality.agree.one_value", lang, label=short(label, 40))
+        passed = self.values[next(iter(self.scores))] == 1.0
+        names = [t("quality.agree.pass", lang), t("quality.agree.fail", lang)]
+        label_name, other = names if passed else names[::-1]
+        agreed = sum(h == m for h, m in self._verdicts())
+        return t(
+            "quality.agree.one_label", lang, label=label_name, other=other, agreed=agreed, n=self.n
+        )
 
     def _notes(self) -> list[str]:
         lang = self.lang
         notes = []
         if self.unlabeled:
             notes.append(t("quality.agree.unlabeled", lang, count=len(self.unlabeled)))
-        if self.failed:
-            notes.append(t("quality.failed_cases", lang, count=len(self.failed)))
         if self.interrupted:
             notes.append(t("quality.interrupted", lang))
         return notes
@@ -238,7 +276,16 @@ class AgreementReport(QualityReport):
         return Table(headers, rows, "skq-disagreements")
 
     def _body(self) -> list[Block]:
-        body: list[Block] = [Note(self.advice)] if self.advice else []
+        # Cases that did not score come first: agreement on the others is not the metric's.
+        unscored = unscored_note(
+            self.lang, self.failed, self.n + len(self.failed), self.failed_error
+        )
+        body: list[Block] = [unscored] if unscored else []
+        if self.advice:
+            body.append(Note(self.advice))
+        single = self._single_label_note()
+        if single is not None:
+            body.append(Note(single))
         body += [Note(note) for note in self._notes()]
         if self.kind == BINARY:
             body.append(self._confusion_table())
@@ -310,7 +357,8 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
 # --- reading the labels ---------------------------------------------------------------
 
 
-def _missing(label: Any) -> bool:
+def missing_label(label: Any) -> bool:
+    """No label: None, NaN or blank text (the case is left out, not read as a fail)."""
     if label is None:
         return True
     if isinstance(label, float) and math.isnan(label):
@@ -346,6 +394,31 @@ def _names(value: str | Sequence[str] | None) -> list[str]:
     if isinstance(value, str):
         return [name.strip() for name in value.split(",") if name.strip()]
     return list(value)
+
+
+def human_columns(
+    data: Any, options: RunOptions, columns: Sequence[str]
+) -> tuple[dict[int, dict[str, Any]], RunOptions]:
+    """The human ``columns`` of every case (case -> {column: value}), and ``options`` whose
+    inputs leave them out: what people wrote never reaches the metric."""
+    lang = options.language
+    outputs = _names(options.outputs)
+    given_inputs = options.inputs
+    for column in columns:
+        if column in outputs or column in _names(given_inputs) or column == options.output_column:
+            raise DataError(t("quality.agree.column_used", lang, column=column))
+    every = load_cases(data, split=options.split)  # every column, as inputs
+    known = list(every[0].input) if every else []
+    for column in columns:
+        if column not in known:
+            raise DataError(
+                t("quality.agree.no_column", lang, column=column, known=", ".join(map(str, known)))
+            )
+    if given_inputs is None:  # every other column, but never the human ones
+        skip = {*columns, *outputs, options.output_column}
+        options = replace(options, inputs=[c for c in known if c not in skip])
+    rows = {case.index: {c: case.input[c] for c in columns} for case in every}
+    return rows, options
 
 
 def agreement(
@@ -390,22 +463,10 @@ def agreement_with(
     """:func:`agreement` with its options already checked (``%skynet_agree`` calls it)."""
     started = _scoring.clock()
     lang = options.language
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+    if not finite_number(threshold):  # NaN would make every score a fail
         raise ValueError(t("quality.agree.threshold", lang, value=threshold))
-    outputs = _names(options.outputs)
-    given_inputs = options.inputs
-    if human in outputs or human in _names(given_inputs) or human == options.output_column:
-        raise DataError(t("quality.agree.column_used", lang, column=human))
-    every = load_cases(data, split=options.split)  # every column, as inputs
-    columns = list(every[0].input) if every else []
-    if human not in columns:
-        raise DataError(
-            t("quality.agree.no_column", lang, column=human, known=", ".join(map(str, columns)))
-        )
-    if given_inputs is None:  # every other column, but never the human labels
-        skip = {human, *outputs, options.output_column}
-        options = replace(options, inputs=[c for c in columns if c not in skip])
-    labels_all = {case.index: case.input[human] for case in every}
+    rows, options = human_columns(data, options, [human])
+    labels_all = {index: row[human] for index, row in rows.items()}
     loaded = _scoring.load(metric, lang)
     base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
     labels: dict[int, Any] = {}
@@ -415,7 +476,7 @@ def agreement_with(
     unlabeled, failed = [], []
     for case in base.cases:
         label = labels_all.get(case.index)
-        if _missing(label):
+        if missing_label(label):
             unlabeled.append(case.index)
             continue
         value = label_value(label)
@@ -428,7 +489,7 @@ def agreement_with(
             continue
         labels[case.index], values[case.index] = label, value
         scores[case.index], feedbacks[case.index] = case.score, case.feedback
-    kind = BINARY if all(v in (0.0, 1.0) for v in values.values()) else NUMERIC
+    kind = label_kind(values.values())
     report = AgreementReport(
         metric_name=loaded.name,
         lang=lang,
@@ -445,11 +506,17 @@ def agreement_with(
         judge_unpriced=_scoring.unpriced_judging(base.cases),
         interrupted=base.interrupted,
     )
-    report.disagreements = _disagreements(report)
+    report.disagreements = disagreements_of(report)
+    report.failed_error = next((c.error for c in base.cases if c.index in failed), None)
     return _scoring.finished(report, started, on_event)
 
 
-def _disagreements(report: AgreementReport) -> list[Disagreement]:
+def label_kind(values: Iterable[float]) -> str:
+    """``binary`` when every label is a pass (1) or a fail (0), else ``numeric``."""
+    return BINARY if all(v in (0.0, 1.0) for v in values) else NUMERIC
+
+
+def disagreements_of(report: AgreementReport) -> list[Disagreement]:
     """Worst first: pass/fail by how far the score is from the label; numeric by rank gap."""
     cases = list(report.scores)
     if report.kind == BINARY:

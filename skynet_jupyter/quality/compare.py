@@ -18,9 +18,19 @@ from ..core.report import CaseResult
 from ..core.reward import PARTS
 from ..i18n import t
 from ..run.engine import RunCache
-from ..show.formats import fmt_delta, fmt_mean, fmt_score, fmt_weight
+from ..show.formats import fmt_delta, fmt_mean, fmt_mean_delta, fmt_score, fmt_weight
 from . import _scoring
-from ._show import Block, Line, Note, QualityReport, Table, case_frame, short, value_cell
+from ._show import (
+    Block,
+    Line,
+    Note,
+    QualityReport,
+    Table,
+    case_frame,
+    short,
+    unscored_note,
+    value_cell,
+)
 
 SHOWN_CASES = 50
 
@@ -47,6 +57,11 @@ class CompareReport(QualityReport):
     @property
     def cases(self) -> list[int]:
         return [case for case in self.a if case in self.b]
+
+    @property
+    def unscored(self) -> list[int]:
+        """The cases neither metric scored: nothing to compare there."""
+        return [c for c in self.cases if self.a[c].score is None and self.b[c].score is None]
 
     @property
     def changed(self) -> list[int]:
@@ -126,13 +141,15 @@ class CompareReport(QualityReport):
             changed=len(self.changed),
             count=len(self.cases),
             feedback=len(self.feedback_changed),
-            delta=fmt_delta(delta),
+            delta=fmt_mean_delta(delta),
         )
 
     def _facts(self) -> list[str]:
         return [t("quality.cases", self.lang, count=len(self.cases))]
 
     def _status(self) -> str:
+        if self.unscored:
+            return "bad"
         return "warn" if self._changed_any() else "good"
 
     def _changed_any(self) -> bool:
@@ -207,8 +224,15 @@ class CompareReport(QualityReport):
         return Table(headers, rows, "skq-reward-parts")
 
     def _body(self) -> list[Block]:
-        summary = Note(self._summary(), "note" if self._changed_any() else "ok", mark="")
-        body: list[Block] = [summary, *[Note(note) for note in self._notes()]]
+        unscored = self.unscored
+        first = self.a[unscored[0]] if unscored else None
+        error = None if first is None else first.error
+        said = unscored_note(self.lang, unscored, len(self.cases), error)
+        body: list[Block] = [said] if said else []  # first: "the same score" would mislead
+        if len(unscored) < len(self.cases) or not self.cases:
+            kind = "ok" if not (self._changed_any() or unscored) else "note"
+            body.append(Note(self._summary(), kind, mark=""))
+        body += [Note(note) for note in self._notes()]
         body.append(Table(self._headers(), self._rows(), "skq-compare"))
         parts = self._parts_table()
         if parts is not None:
@@ -216,7 +240,7 @@ class CompareReport(QualityReport):
         return body
 
     def __repr__(self) -> str:
-        delta = fmt_delta(self.mean_delta)
+        delta = fmt_mean_delta(self.mean_delta)
         return (
             f"<CompareReport {self.name_a!r} -> {self.name_b!r}: {len(self.cases)} cases, "
             f"{len(self.changed)} changed, mean delta {delta}>"

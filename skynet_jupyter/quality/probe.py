@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.options import RunOptions
+from ..core.probe_ids import PROBES
 from ..core.report import CaseResult
 from ..i18n import t
 from ..run.engine import RunCache
@@ -35,11 +36,11 @@ from ._show import (
     labels,
     short,
     table_html,
+    unscored_note,
     value_cell,
     wrap_html,
 )
 
-PROBES = ("expected", "empty", "echo_input", "other_case", "all_expected", "long", "injection")
 # What each probe found, when it won on some case.
 FINDINGS = {
     "expected": "probe.expected.finding",
@@ -113,9 +114,14 @@ class ProbeReport(QualityReport):
         return {finding.probe for finding in self.findings}
 
     @property
+    def unscored(self) -> list[int]:
+        """The cases whose real output the metric did not score: no probe is judged there."""
+        return [case for case in self.cases if self.real[case].score is None]
+
+    @property
     def passed(self) -> bool:
-        """No finding (and the probing ran to the end)."""
-        return not self.findings and not self.interrupted
+        """No finding, every case scored (and the probing ran to the end)."""
+        return not (self.findings or self.unscored or self.interrupted)
 
     def finding(self, probe: str) -> Finding | None:
         return next((f for f in self.findings if f.probe == probe), None)
@@ -145,17 +151,23 @@ class ProbeReport(QualityReport):
     def _status(self) -> str:
         return "good" if self.passed else "bad"
 
-    def _verdict(self) -> str:
+    def _verdict(self) -> str | None:
+        """The sentence on the probes (None: no case scored, so no probe could be judged)."""
         if self.passed:
             return t("quality.probe.passed", self.lang)
-        if not self.findings:
+        if self.findings:
+            return t("quality.probe.found", self.lang, count=len(self.findings))
+        if self.interrupted:
             return t("quality.interrupted", self.lang)
-        return t("quality.probe.found", self.lang, count=len(self.findings))
+        scored = len(self.cases) - len(self.unscored)
+        return t("quality.probe.passed_scored", self.lang, count=scored) if scored else None
 
     def _notes(self) -> list[str]:
         lang = self.lang
         notes = []
-        for probe, cases in self.failures.items():
+        # When no case scored, every probe failed for that same reason: said once, first.
+        failures = self.failures if len(self.unscored) < len(self.cases) else {}
+        for probe, cases in failures.items():
             first = self.results[probe][cases[0]]
             notes.append(
                 t(
@@ -204,7 +216,7 @@ class ProbeReport(QualityReport):
 
     def _headers(self) -> list[str]:
         columns = labels(self.lang, "col.case", "col.expected", "col.output", "col.score")
-        return [*columns, *self.probes]
+        return [*columns, *(probe_label(probe, self.lang) for probe in self.probes)]
 
     def probe_html(self, probe: str) -> str:
         """One probe's outputs, scores and feedback, case by case (the view's picker)."""
@@ -232,9 +244,12 @@ class ProbeReport(QualityReport):
         # The verdict is the text's line; the HTML boxes it only when it is good news
         # (the findings below say what went wrong).
         verdict = self._verdict()
-        body: list[Block] = [
-            Note(verdict, "ok", mark="") if self.passed else Line(verdict, css=None)
-        ]
+        first = self.unscored[0] if self.unscored else None
+        error = None if first is None else self.real[first].error
+        unscored = unscored_note(self.lang, self.unscored, len(self.cases), error)
+        body: list[Block] = [unscored] if unscored else []  # said first: nothing else holds
+        if verdict is not None:
+            body.append(Note(verdict, "ok", mark="") if self.passed else Line(verdict, css=None))
         body += [_Flagged(finding) for finding in self.findings]
         body += [Note(note) for note in self._notes()]
         body.append(Table(self._headers(), [cells for _, cells in self._rows()], "skq-probes"))
@@ -252,6 +267,17 @@ class ProbeReport(QualityReport):
 
 
 # --- the probe outputs ---------------------------------------------------------------
+
+
+def probe_label(probe: str, lang: str) -> str:
+    """A probe's column header: its id, but for ``expected``, which the table already has."""
+    return t("quality.probe.col_expected", lang) if probe == "expected" else probe
+
+
+def judge_calls(result: CaseResult) -> int:
+    """The model calls the metric made scoring ``result`` (its run's calls left out)."""
+    run_calls = 0 if result.measured is None else result.measured.model_calls
+    return result.model_calls - run_calls
 
 
 def expected_value(expected: dict[str, Any] | None) -> Any:
@@ -539,6 +565,16 @@ def _findings(report: ProbeReport) -> list[Finding]:
         cases = won[name]
         if cases:
             listed = ", ".join(map(str, cases[:10])) + (" …" if len(cases) > 10 else "")
-            message = t(FINDINGS[name], report.lang, count=len(cases), cases=listed)
+            message_id = _finding_id(report, name, cases)
+            message = t(message_id, report.lang, count=len(cases), cases=listed)
             findings.append(Finding(name, tuple(cases), message))
     return findings
+
+
+def _finding_id(report: ProbeReport, name: str, cases: Sequence[int]) -> str:
+    """The finding's message; "the judge obeys" only where the metric called a model."""
+    if name == "injection":
+        results = report.results[name]
+        if not any(judge_calls(results[case]) for case in cases if case in results):
+            return "probe.injection.no_judge.finding"
+    return FINDINGS[name]

@@ -2,10 +2,11 @@
 
 A judge that changes its verdict on an unchanged output feeds the optimizer
 noise.  ``stability`` scores every case's output ``repeats`` times (the run
-is not repeated: outputs come once, through the run cache) and reports how
-often a case's score is not the same in every repeat.  Model calls are never
-answered from a cache during the repeats: litellm's own cache, when a
-notebook turned it on, is set aside for the measurement and put back after.
+is not repeated: outputs come once, its model calls through the run cache)
+and reports how often a case's score is not the same in every repeat.  The
+judge's calls are never answered from a cache: not from the run cache (read
+for the run's calls only), and litellm's own cache, when a notebook turned it
+on, is set aside for the measurement and put back after.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.options import RunOptions
+from ..core.options import MAX_REPEATS, RunOptions, refuse_count
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_mean, fmt_score, fmt_share
 from . import _scoring
-from ._show import Block, Note, QualityReport, Table, case_frame, labels
+from ._show import Block, Note, QualityReport, Table, case_frame, labels, unscored_note
 
 SHOWN_CASES = 50
 
@@ -43,6 +44,7 @@ class StabilityReport(QualityReport):
     skipped: tuple[int, ...] = ()
     interrupted: bool = False
     model_cache_bypassed: bool = False
+    unscored_error: str | None = None  # why the first case that never scored failed
     elapsed_s: float = 0.0
     # Per-case statistics, kept once computed (as CheckReport._memo: not the report's data).
     _stats: dict[int, dict[str, Any]] = field(
@@ -79,9 +81,24 @@ class StabilityReport(QualityReport):
         return [case for case in self.scores if self._stat(case)["flipped"]]
 
     @property
+    def unscored(self) -> list[int]:
+        """The cases the metric never scored (it failed in every repeat): nothing measured."""
+        return [case for case, seen in self.scores.items() if all(s is None for s in seen)]
+
+    @property
+    def scored(self) -> list[int]:
+        """The cases scored at least once: the ones whose stability was measured."""
+        unscored = set(self.unscored)
+        return [case for case in self.scores if case not in unscored]
+
+    @property
     def flip_rate(self) -> float:
-        """The fraction of cases whose score was not identical in all repeats."""
-        return len(self.flipped) / len(self.scores) if self.scores else 0.0
+        """The fraction of scored cases whose score was not identical in all repeats.
+
+        NaN when no case scored: a metric that never scored is not a steady one.
+        """
+        scored = self.scored
+        return len(self.flipped) / len(scored) if scored else math.nan
 
     @property
     def mean_std(self) -> float:
@@ -104,7 +121,8 @@ class StabilityReport(QualityReport):
 
     @property
     def passed(self) -> bool:
-        return not self.flipped and not self.interrupted
+        """Every case scored, the same in every repeat (and the repeats ran to the end)."""
+        return bool(self.scores) and not (self.flipped or self.unscored or self.interrupted)
 
     def to_frame(self) -> Any:
         return self.per_case
@@ -125,17 +143,23 @@ class StabilityReport(QualityReport):
     def _status(self) -> str:
         return "good" if self.passed else "bad"
 
-    def _verdict(self) -> str:
+    def _verdict(self) -> str | None:
+        """The sentence on the cases that scored (None: no case did, nothing to say)."""
         lang = self.lang
-        if not self.flipped:
-            return t("quality.stability.stable", lang, repeats=self.repeats)
-        return t(
-            "quality.stability.flips",
-            lang,
-            flipped=len(self.flipped),
-            count=len(self.scores),
-            rate=fmt_share(self.flip_rate),
-        )
+        scored = len(self.scored)
+        if not scored:
+            return None
+        if self.flipped:
+            return t(
+                "quality.stability.flips",
+                lang,
+                flipped=len(self.flipped),
+                count=scored,
+                rate=fmt_share(self.flip_rate),
+            )
+        if self.unscored:
+            return t("quality.stability.stable_scored", lang, count=scored, repeats=self.repeats)
+        return t("quality.stability.stable", lang, repeats=self.repeats)
 
     def _notes(self) -> list[str]:
         lang = self.lang
@@ -178,7 +202,12 @@ class StabilityReport(QualityReport):
         return rows
 
     def _body(self) -> list[Block]:
-        body: list[Block] = [Note(self._verdict(), "ok" if not self.flipped else "", mark="")]
+        # Cases that never scored come first: without them the rest would read as steady.
+        unscored = unscored_note(self.lang, self.unscored, len(self.scores), self.unscored_error)
+        body: list[Block] = [unscored] if unscored else []
+        verdict = self._verdict()
+        if verdict is not None:
+            body.append(Note(verdict, "ok" if self.passed else "", mark=""))
         if self.advice:
             body.append(Note(self.advice))
         body += [Note(note) for note in self._notes()]
@@ -221,7 +250,9 @@ def stability(
     The outputs come once (``run`` through the run cache, or ``output_column``);
     the metric is called ``repeats`` times per case, concurrently as in
     :func:`~skynet_jupyter.evaluate`, with no cached model calls.  Options are
-    those of :func:`~skynet_jupyter.evaluate`.
+    those of :func:`~skynet_jupyter.evaluate`.  ``repeats`` is 2 to 1000, and
+    cases x repeats at most 200,000 metric calls (refused before the repeats).
+    A case the metric never scored is said first, and the report does not pass.
     """
     checked = RunOptions.evaluating(**options)
     return stability_with(
@@ -243,10 +274,14 @@ def stability_with(
     lang = options.language
     if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 2:
         raise ValueError(t("quality.stability.repeats", lang, value=repeats))
+    refuse_count("repeats", repeats, MAX_REPEATS, lang, low=2)
     loaded = _scoring.load(metric, lang)
     with fresh_model_calls() as bypassed:
-        base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
+        # The run's calls may come from the cache; the judge's never do (its flips are measured).
+        fresh = None if run_cache is None else run_cache.fresh_judge()
+        base = _scoring.first_pass(loaded, data, options, run_cache=fresh, on_event=on_event)
         items = _scoring.known_items(base, lang)
+        _scoring.refuse_scorings(len(items), repeats, lang)  # before the repeats fill memory
         again = items * (repeats - 1)
         results, interrupted = _scoring.score_items(
             loaded, base, again, options, phase="repeats", on_event=on_event
@@ -282,4 +317,5 @@ def stability_with(
         interrupted=interrupted,
         model_cache_bypassed=bypassed,
     )
+    report.unscored_error = next((by_case[c].error for c in report.unscored), None)
     return _scoring.finished(report, started, on_event)

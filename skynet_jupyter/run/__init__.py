@@ -3,10 +3,11 @@
 Modules::
 
     engine.py     check, evaluate, execute (known outputs too), execute_cases: cases,
-                  limits, counting, events
+                  limits, counting, events; RunCache (the model-call cache's name here)
     one_case.py   one case, the hot path (never raises): CaseRunner
     workers.py    watched threads: a case past its limit is abandoned, named
     isolation.py  worker processes, killed when a case runs past its limit
+    forks.py      a worker's copy made by os.fork in a case: stopped, the case named
+    lifeline.py   helper processes end with their parent, and their process group too
     executors.py  cases on any executor: process pools, Dask
-    cache.py      run outputs on disk (sqlite)
 """

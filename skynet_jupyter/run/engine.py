@@ -10,18 +10,22 @@ and options into cases, runs them, and builds the report with its steps.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import itertools
 import os
 import time
-import types
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..core.contract import METRIC_RETURN_VALUE, RUN_FUNCTION, ContractError
+from ..core.contract import (
+    METRIC_LOADS,
+    METRIC_RETURN_VALUE,
+    METRIC_TIME_LIMIT,
+    RUN_FUNCTION,
+    ContractError,
+)
 from ..core.dataset import NO_OUTPUT, Case, Cases, inputs_note, load_cases, pick_cases
 from ..core.metric import Metric, load_function, load_metric
 from ..core.options import (
@@ -34,12 +38,13 @@ from ..core.options import (
     RunOptions,
 )
 from ..core.report import CaseResult, CheckReport, EvalReport, build_steps
-from ..i18n import t
+from ..core.skynet_import import shadowing_note
+from ..i18n import sentences, t
+from ..models.call_cache import CallCache
 from ..models.case_context import Observation
 from ..models.settings import ModelSettings, current_settings
-from .cache import RunStore, global_names, model_identity, output_key
 from .one_case import CaseRunner
-from .workers import StoppedByListener, supervise
+from .workers import StoppedByListener, processes_instead, supervise, threads_exhausted
 
 __all__ = [
     "CaseFinished",
@@ -164,11 +169,13 @@ class KnownOutputs:
     that made the output measured (an :class:`Observation`, or None), so the
     case keeps that run's time and cost, and a reward's speed and cost parts
     stay those of the real run.  ``run`` is never called: a chosen case with
-    no output here fails at the run step, ``missing`` saying why.
+    no output here fails at the run step, ``missing`` saying why.  ``note``
+    is added to the run step's message: the view names the replay.
     """
 
     outputs: Mapping[int, tuple[Any, Observation | None]]
     missing: str
+    note: str = ""
 
     def given_to(self, cases: Sequence[Case]) -> list[Case]:
         """``cases``, each with its known output (a copy: the caller's stays as it is)."""
@@ -182,167 +189,15 @@ class KnownOutputs:
         return filled
 
 
-class RunCache:
-    """Outputs of ``run(artifact, input)``, so re-checks skip the run (and its cost).
+RunCache = CallCache
+"""The run cache: every model call made through ``llm()``, kept by its request.
 
-    In the kernel by default; with ``path=`` also in a sqlite file that survives a
-    restart and is shared by processes (:mod:`.cache`).  An output is found
-    again only for the same run function (code, closure, the data it reads), the
-    same artifact, the same input and the same task model; the API key is not
-    part of that.  A cached case keeps the time and cost of the run that made
-    it, so a reward's speed and cost parts stay those of the real run.
-    """
-
-    def __init__(
-        self,
-        store: MutableMapping[Any, Any] | None = None,
-        *,
-        path: str | os.PathLike[str] | None = None,
-    ) -> None:
-        self.store: MutableMapping[Any, Any] = {} if store is None else store
-        self.disk: RunStore | None = None if path is None else RunStore(path)
-        self.reads = True  # False: every case runs again, and its output replaces the old one
-
-    def fresh(self) -> RunCache:
-        """This cache, written to but not read from (``--fresh``: run everything again)."""
-        again = RunCache(self.store)
-        again.disk = self.disk
-        again.reads = False
-        return again
-
-    @staticmethod
-    def key(run: Any, artifact: Any, case_input: Any, task_model: Any = None) -> Any:
-        code = getattr(run, "__code__", None)
-        run_key = (
-            getattr(run, "__module__", None),
-            getattr(run, "__qualname__", repr(run)),
-            code.co_code if code is not None else id(run),
-            code.co_consts if code is not None else None,
-            # The closure's values: without them a closure over "B" would get the output
-            # cached for the same code over "A".  Immutable values count by value; a
-            # mutable one (a list recording calls, a client) by identity, as it changes.
-            tuple(_cell_key(cell) for cell in getattr(run, "__closure__", None) or ()),
-            # What the body reads from its globals: a notebook that edits PROMPT (or a
-            # settings dict, in place) must not get the old prompt's outputs back.
-            _globals_key(run),
-        )
-        try:
-            model = model_identity(task_model)
-        except Exception:  # a model object with no stable form: this object only
-            model = ("id", id(task_model))
-        return (_freeze(run_key), _freeze(artifact), _freeze(case_input), _freeze(model))
-
-    def disk_key(self, run: Any, artifact: Any, case_input: Any, task_model: Any) -> str | None:
-        """The file's name for an output (None: not kept on disk)."""
-        return output_key(run, artifact, case_input, task_model)
-
-    def fill(self, runner: CaseRunner, cases: Iterable[Case]) -> list[Case]:
-        """``cases`` with the outputs this cache knows filled in."""
-        if not self.reads:
-            return list(cases)
-        filled = []
-        model = runner.models.task_model
-        for case in cases:
-            if case.output is NO_OUTPUT:
-                hit = self.store.get(self.key(runner.run, runner.artifact, case.input, model))
-                if hit is None and self.disk is not None:
-                    name = self.disk_key(runner.run, runner.artifact, case.input, model)
-                    hit = None if name is None else _from_disk(self.disk.get(name))
-                if hit is not None:
-                    output, seen = hit
-                    case = Case(case.index, case.input, case.expected, deepcopy(output), seen)
-            filled.append(case)
-        return filled
-
-    def keep(self, runner: CaseRunner, results: Iterable[CaseResult]) -> None:
-        model = runner.models.task_model
-        for result in results:
-            if result.cached or result.measured is None or result.measured.run_ms is None:
-                continue
-            entry = (deepcopy(result.output), result.measured)
-            self.store[self.key(runner.run, runner.artifact, result.input, model)] = entry
-            if self.disk is not None:
-                name = self.disk_key(runner.run, runner.artifact, result.input, model)
-                if name is not None:
-                    # Plain fields, not the class: a later version may add fields.
-                    self.disk.put(name, (entry[0], dataclasses.asdict(result.measured)))
-
-    def clear(self) -> int:
-        """Forget every output, in the kernel and on disk; how many were forgotten."""
-        count = len(self.store)
-        self.store.clear()
-        if self.disk is not None:
-            count = max(count, self.disk.clear())
-        return count
-
-    def __len__(self) -> int:
-        return max(len(self.store), 0 if self.disk is None else len(self.disk))
-
-
-def _from_disk(entry: Any) -> tuple[Any, Observation] | None:
-    """(output, observation) from a stored entry, or None (a miss) if it is not one."""
-    try:
-        output, fields = entry
-        known = {f.name for f in dataclasses.fields(Observation)}
-        seen = Observation(**{k: v for k, v in fields.items() if k in known})
-    except Exception:  # an entry of another version or shape: run again
-        return None
-    if not isinstance(seen.run_ms, int | float):
-        return None
-    return output, seen
-
-
-def _globals_key(run: Any) -> Any:
-    """The globals ``run``'s code reads: modules, classes and builtins by name, the rest by value.
-
-    Unlike the closure, a global container counts by its contents (a settings dict
-    edited in place); a run that records its calls in a global list simply misses.
-    """
-    code = getattr(run, "__code__", None)
-    namespace = getattr(run, "__globals__", None)
-    if code is None or namespace is None:
-        return None
-    found: list[tuple[str, Any]] = []
-    for name in global_names(code):
-        if name not in namespace:
-            continue
-        value = namespace[name]
-        if isinstance(value, types.ModuleType):
-            found.append((name, ("module", value.__name__)))
-        elif isinstance(value, type | types.BuiltinFunctionType):
-            found.append((name, ("named", value.__module__, value.__qualname__)))
-        else:
-            found.append((name, _freeze(value)))
-    return tuple(found)
-
-
-def _cell_key(cell: Any) -> Any:
-    try:
-        value = cell.cell_contents
-    except ValueError:  # a cell not yet filled (a name assigned after the def)
-        return None
-    if isinstance(value, str | bytes | int | float | bool | tuple | type(None)):
-        try:
-            hash(value)  # a tuple holding a list is not a value
-            return value
-        except TypeError:
-            pass
-    return ("id", id(value))
-
-
-def _freeze(value: Any) -> Any:
-    try:
-        hash(value)
-        return value
-    except TypeError:
-        pass
-    if isinstance(value, Mapping):
-        return tuple((k, _freeze(v)) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, set | frozenset):
-        return frozenset(_freeze(v) for v in value)
-    return ("id", id(value))
+``RunCache()`` keeps replies in the kernel; ``RunCache(path=...)`` also in a
+sqlite file that survives a restart and is shared by processes.  ``run`` runs
+every time; a call it makes that was made before (the same model, arguments
+and messages) is answered from the cache with its original time, tokens and
+cost.  The name is the one earlier versions gave their cache of run outputs.
+"""
 
 
 def execute(
@@ -362,7 +217,8 @@ def execute(
     quality tools and the optimizer build their :class:`RunOptions` once and
     pass it here as it is.  With ``known_outputs``, the chosen cases are scored
     on outputs already produced (the edit loop re-scores its last check's):
-    ``run`` is not called and ``run_cache`` is not used.
+    ``run`` is not called, and the run step says the outputs were replayed.
+    ``run_cache`` answers the model calls made again (``llm()`` in run or metric).
     """
     started = time.perf_counter()
     run = _run_function(options)
@@ -371,12 +227,14 @@ def execute(
     cases = chosen
     if known_outputs is not None:
         cases = known_outputs.given_to(chosen)
-        run_cache = None  # nothing to look up, and these outputs are not this run's to keep
         if runner is not None:
             runner = replace(runner, refused_run=known_outputs.missing)
-    return _run_cases(
+    report = _run_cases(
         kind, metric, runner, load_error, cases, chosen, options, on_event, run_cache, started
     )
+    if known_outputs is not None and known_outputs.note:
+        _note_on_run_step(report, known_outputs.note)
+    return report
 
 
 def execute_cases(
@@ -433,11 +291,12 @@ def _run_cases(
             metric_name=getattr(metric, "name", "default"),
             total_cases=len(chosen),
         )
+        _note_shadowing(report)
         if on_event is not None:
             _tell(on_event, Finished(report), report)
         return report
-    if run_cache is not None and runner.run is not None:
-        chosen = run_cache.fill(runner, chosen)
+    if run_cache is not None:
+        runner = replace(runner, call_cache=run_cache)
     total = len(chosen)
     progress = itertools.count(1)
 
@@ -450,6 +309,7 @@ def _run_cases(
 
     listener = deliver if on_event is not None else None
     stopped: StoppedByListener | None = None
+    moved = False  # to processes: this kernel keeps no more blocked threads
     try:
         if executor is not None:
             from .executors import run_on_executor
@@ -462,15 +322,11 @@ def _run_cases(
                 runner, chosen, concurrency=concurrency, on_result=listener
             )
         else:
-            results, interrupted = supervise(
-                runner, chosen, concurrency=concurrency, on_result=listener
-            )
+            results, interrupted, moved = _in_threads(runner, chosen, concurrency, listener)
     except StoppedByListener as stop:
         stopped = stop
         results, interrupted = stop.results, True
     results = _account(chosen, results, interrupted, lang)
-    if run_cache is not None and runner.run is not None:
-        run_cache.keep(runner, results)
     report = report_type(
         steps=build_steps(
             lang,
@@ -489,6 +345,9 @@ def _run_cases(
     )
     if runner.run is not None:
         _note_inputs(report, data_notes)
+    if moved and (said := processes_instead(lang)) is not None:
+        _note_on(report, METRIC_TIME_LIMIT, said)
+    _note_shadowing(report)
     from ..core.advice import advise
 
     advice = advise(report, data_notes)
@@ -505,12 +364,49 @@ def _run_cases(
 def _note_inputs(report: CheckReport, cases: Sequence[Case]) -> None:
     """The run step names the columns that became inputs when ``inputs`` did not name them."""
     note = inputs_note(cases, report.lang)
-    if note is None:
-        return
+    if note is not None:
+        _note_on_run_step(report, note)
+
+
+def _note_on_run_step(report: CheckReport, note: str) -> None:
+    _note_on(report, RUN_FUNCTION, note)
+
+
+def _note_on(report: CheckReport, step_id: str, note: str) -> None:
     for number, step in enumerate(report.steps):
-        if step.id == RUN_FUNCTION:
-            message = f"{step.message} {note}" if step.message else note
+        if step.id == step_id:
+            message = sentences(step.message, note)
             report.steps[number] = replace(step, message=message)
+
+
+def _note_shadowing(report: CheckReport) -> None:
+    """A failed check says so when ``import skynet`` gives the user's own module, not ours."""
+    if report.passed:
+        return
+    note = shadowing_note(report.lang)
+    if note is not None:
+        _note_on(report, report.failed_steps[0].id if report.failed_steps else METRIC_LOADS, note)
+
+
+def _in_threads(
+    runner: CaseRunner,
+    chosen: list[Case],
+    concurrency: int,
+    listener: Callable[[list[int], list[CaseResult]], None] | None,
+) -> tuple[list[CaseResult], bool, bool]:
+    """(results, interrupted, moved): in watched threads, or in processes (moved) once
+    this kernel holds as many blocked threads as it keeps: a hung case of an earlier
+    check must not fail this one."""
+    if threads_exhausted():
+        from .isolation import run_isolated
+
+        with contextlib.suppress(ValueError):  # not picklable: the threads' refusal says why
+            found, interrupted = run_isolated(
+                runner, chosen, concurrency=concurrency, on_result=listener
+            )
+            return found, interrupted, True
+    found, interrupted = supervise(runner, chosen, concurrency=concurrency, on_result=listener)
+    return found, interrupted, False
 
 
 def _account(

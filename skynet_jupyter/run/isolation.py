@@ -14,6 +14,11 @@ starts a new one.
   to a shared page (``mmap``, one cell per slot); the parent reads it every
   ``TICK`` and kills a worker whose case is past it.  ``time.perf_counter`` is
   the system's monotonic clock, the same in every process.
+- **Nothing left running.**  Each worker leads its own process group, and a
+  worker is killed with its group: the programs its case started go too.  A
+  worker whose parent is gone (a killed kernel) ends with its group
+  (``lifeline``); a copy made by ``os.fork`` in a case is stopped and named
+  (``forks``).
 - **Protocol.**  Length-prefixed pickles (plain pickle when it can, cloudpickle
   for the notebook's own classes) over the worker's stdin / stdout; the worker
   points its own fd 1 at stderr, so a metric's ``print`` never mixes into the
@@ -37,6 +42,7 @@ import os
 import pickle
 import queue
 import selectors
+import signal
 import struct
 import subprocess
 import sys
@@ -51,11 +57,14 @@ from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import Case
 from ..core.report import CaseResult
 from ..i18n import t
+from .forks import ForkGuard
 from .one_case import CaseRunner, exception_line
 from .workers import TICK, OnResult, StoppedByListener, not_run_result, timeout_result
 
 _HEADER = struct.Struct("!Q")
-_CELL = 2  # doubles per slot on the shared page: the phase deadline, its step (0 run, 1 metric)
+# Doubles per slot on the shared page: the phase deadline, its step (0 run, 1 metric), and
+# for a fork made in the case, the copy's pid and what it said (``forks``).
+_CELL = 4
 _STEPS = (RUN_FUNCTION, METRIC_TIME_LIMIT)
 _EXIT_WAIT = 1.0  # how long finished workers get to exit before they are killed
 POLL_OUTPUTS = os.name == "posix"  # Windows pipes cannot be polled: reader threads there
@@ -88,6 +97,10 @@ class _PageWatch:
     @step.setter
     def step(self, value: str) -> None:
         self._cells[self._at + 1] = 0.0 if value == RUN_FUNCTION else 1.0
+
+    def detach(self) -> None:
+        """From now on, write a private copy of the cells (a fork's copy: not the page)."""
+        self._cells = memoryview(bytearray(self._cells.tobytes())).cast("d")
 
 
 def _read_message(stream: IO[bytes]) -> bytes | None:
@@ -126,11 +139,12 @@ def _pack(value: Any) -> bytes:
 
 
 def _child_main() -> None:
-    """The worker: ``python -c "...; _child_main()" PAGE SLOT``."""
-    import signal
+    """The worker: ``python -c "...; _child_main()" PAGE SLOT PARENT``."""
+    from .lifeline import end_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     page_path, slot = sys.argv[1], int(sys.argv[2])
+    end_with_parent(int(sys.argv[3]))  # a killed kernel or skynet-check leaves nothing running
     commands = os.fdopen(os.dup(0), "rb", buffering=0)
     replies = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() must not read the protocol
@@ -146,7 +160,7 @@ def _child_main() -> None:
         path, key, blob = pickle.loads(first)
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
         from ..core.skynet_import import install_skynet_module
-        from ..models.case_context import CaseContext, current_case
+        from ..models.case_context import current_case
         from ..models.llm import warm_up
         from .executors import unpack_runner
 
@@ -155,8 +169,10 @@ def _child_main() -> None:
         warm_up(runner.models.task_model, runner.models.judge_model)
         with open(page_path, "r+b") as page_file:
             page = mmap.mmap(page_file.fileno(), 0)
-        watch = _PageWatch(memoryview(page).cast("d"), slot)
-        ctx = CaseContext(runner.models)
+        cells = memoryview(page).cast("d")
+        watch = _PageWatch(cells, slot)
+        forks = ForkGuard(cells, slot * _CELL + 2, watch)
+        ctx = runner.context()
         current_case.set(ctx)
     except BaseException as exc:
         reply("broken", exception_line(exc))
@@ -172,8 +188,11 @@ def _child_main() -> None:
         except BaseException as exc:  # a class this process cannot import
             reply("unreadable", exception_line(exc))
             continue
+        forks.start()
         result = score_case(case, ctx, watch)  # never raises
+        forks.stop_if_copy()  # a copy made by os.fork in the case ends here
         watch.deadline = math.inf
+        result = forks.checked(result, runner.lang)
         try:
             payload = _pack(("result", result))
         except BaseException as exc:
@@ -263,9 +282,11 @@ class _Pool:
         slot.case = None
         self.cells[slot.number * _CELL] = math.inf
         process = subprocess.Popen(
-            [*self.command, self.page_path, str(slot.number)],
+            [*self.command, self.page_path, str(slot.number), str(os.getpid())],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
+            # Its own process group: killing it kills what its case started, too.
+            process_group=0 if os.name == "posix" else None,
         )
         slot.process = process
         assert process.stdin is not None and process.stdout is not None
@@ -351,8 +372,7 @@ class _Pool:
         slot.case = None
         process, slot.process = slot.process, None
         if process is not None:
-            with contextlib.suppress(OSError):
-                process.kill()
+            _kill_group(process)
             self._close(process)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(_EXIT_WAIT)
@@ -372,11 +392,10 @@ class _Pool:
             process, slot.process = slot.process, None
             if process is None:
                 continue
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            _kill_group(process)  # what its cases started and left running, it too if it hangs
+            process.wait()
             self._close(process)
         if self.selector is not None:
             self.selector.close()
@@ -394,6 +413,15 @@ class _Pool:
             self._forget(process.stdout.fileno())
             with contextlib.suppress(OSError):
                 process.stdout.close()
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """Kill a worker and its process group: every process its cases started."""
+    if os.name == "posix":
+        with contextlib.suppress(OSError):  # the group is empty: all of it has ended
+            os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(OSError):  # the worker itself, even if its case left the group
+        process.kill()
 
 
 def run_isolated(

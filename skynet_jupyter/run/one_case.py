@@ -8,6 +8,8 @@ called once per case, up to millions of times, so it avoids work it can skip.
 
 from __future__ import annotations
 
+import linecache
+import re
 import time
 from collections.abc import Callable
 from copy import deepcopy
@@ -17,6 +19,7 @@ from typing import Any
 from ..core.contract import (
     METRIC_RETURN_VALUE,
     METRIC_TIME_LIMIT,
+    NO_MODEL_HINTS,
     RUN_FUNCTION,
     ContractError,
     short_repr,
@@ -28,9 +31,10 @@ from ..core.options import Limits
 from ..core.report import CaseResult, scored_result
 from ..core.tracebacks import user_traceback
 from ..i18n import t
+from ..models.call_cache import CallCache
 from ..models.case_context import METRIC, CaseContext, Observation, Usage
 from ..models.case_context import current_case as _current
-from ..models.settings import ModelSettings
+from ..models.settings import ModelNotConfigured, ModelSettings
 
 # Where a case's pipeline was when something broke (the case's failure names it).
 _RUN, _COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT, _CALL, _CHECK, _RESULT = range(7)
@@ -77,10 +81,16 @@ class CaseRunner:
     # Set when outputs are only re-scored (the engine's known outputs): run is not
     # called, and a case without an output fails at the run step with this sentence.
     refused_run: str | None = None
+    # Where llm() looks each model call up first, and keeps its reply (None: no cache).
+    call_cache: CallCache | None = None
+
+    def context(self) -> CaseContext:
+        """A helper context for this runner's cases (a worker keeps one for many)."""
+        return CaseContext(self.models, call_cache=self.call_cache)
 
     def run_one(self, case: Case, watch: Deadline | None = None) -> CaseResult:
         """Run one case in its own helper context (the watched workers reuse theirs)."""
-        ctx = CaseContext(self.models)
+        ctx = self.context()
         token = _current.set(ctx)
         try:
             return self.score_case(case, ctx, watch if watch is not None else Deadline())
@@ -126,10 +136,16 @@ class CaseRunner:
                     value = metric.score(case_input, given, expected)
                 else:
                     value = metric.score(case_input, given)
+            except ModelNotConfigured as exc:
+                return self._no_model(case, output, seen, ctx, METRIC_RETURN_VALUE, exc)
             except BaseException as exc:
-                problem, trace = _metric_raised(exc, metric, self.lang), _user_traceback(exc)
+                given_parts = {"input": case_input, "expected": expected}
+                problem = _metric_raised(exc, metric, self.lang, given_parts)
+                trace = _user_traceback(exc)
+                # reward() refusing its arguments: the fix is the call, not catching it
+                refused = "hint.reward_call" if isinstance(exc, ContractError) else None
             else:
-                problem = trace = None
+                problem = trace = refused = None
             metric_ms = (time.perf_counter() - started) * 1000.0
             if problem is None:
                 stage = _CHECK
@@ -138,9 +154,11 @@ class CaseRunner:
                 except ContractError as broken:
                     problem = broken.message(self.lang)
             if problem is not None:  # it raised, or returned what the contract refuses
-                return self._failed(
+                failed = self._failed(
                     case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
                 )
+                failed.hint_id = refused
+                return failed
             stage = _RESULT
             scores = info.get("scores")
             named = {name: float(v) for name, v in scores.items()} if scores else {}
@@ -210,8 +228,11 @@ class CaseRunner:
         watch.step = RUN_FUNCTION
         try:
             output = self.run(self.artifact, given)
+        except ModelNotConfigured as exc:
+            return None, None, self._no_model(case, None, None, ctx, RUN_FUNCTION, exc)
         except BaseException as exc:
             error = t("case.run_raised", self.lang, error=exception_line(exc))
+            error += _keys_note(exc, {"input": given}, self.lang)
             failure = self._failed(
                 case, None, None, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
             )
@@ -224,6 +245,25 @@ class CaseRunner:
         )
         ctx.observation = seen
         return output, seen, None
+
+    def _no_model(
+        self,
+        case: Case,
+        output: Any,
+        seen: Observation | None,
+        ctx: CaseContext,
+        step: str,
+        missing: ModelNotConfigured,
+    ) -> CaseResult:
+        """A case that called llm() with no model set: a configuration problem, said shortly.
+
+        No traceback (the line is not the problem) and the fix is how to set the model;
+        the workers start no further case (``stops_the_run``): each would fail the same way.
+        """
+        message_id = "case.no_task_model" if missing.role == "task" else "case.no_metric_model"
+        result = self._failed(case, output, seen, ctx, step, t(message_id, self.lang), None, None)
+        result.hint_id = NO_MODEL_HINTS[missing.role]
+        return result
 
     def _failed(
         self,
@@ -242,7 +282,7 @@ class CaseRunner:
         result.traceback = traceback
         result.metric_ms = metric_ms
         if seen is not None:
-            result.cached = case.measured is seen
+            result.cached = case.measured is seen or seen.all_cached
             _fill_measures(result, seen)
         judge = ctx.judge_usage
         if judge is not None:
@@ -302,7 +342,15 @@ def _user_traceback(exc: BaseException) -> str:
     return redact(user_traceback(exc))
 
 
-def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
+_NO_MODEL_HINT_IDS = frozenset(NO_MODEL_HINTS.values())
+
+
+def stops_the_run(result: CaseResult) -> bool:
+    """Whether no further case should start after ``result``: it found no model set."""
+    return result.failed_step is not None and result.hint_id in _NO_MODEL_HINT_IDS
+
+
+def _metric_raised(exc: BaseException, metric: Metric, lang: str, given: dict[str, Any]) -> str:
     name = getattr(exc, "name", None) if isinstance(exc, NameError) else None
     if name and metric.module is not None and name not in metric.module.__dict__:
         return t("case.name_error", lang, name=name)
@@ -310,7 +358,46 @@ def _metric_raised(exc: BaseException, metric: Metric, lang: str) -> str:
         return t("case.exited", lang, code=short_repr(exc.code))
     if isinstance(exc, RecursionError):
         return t("case.recursion", lang)
-    return t("case.metric_raised", lang, error=exception_line(exc))
+    if isinstance(exc, ContractError):  # reward() refusing its arguments: in the case's language
+        return t("case.metric_raised", lang, error=f"{type(exc).__name__}: {exc.message(lang)}")
+    return t("case.metric_raised", lang, error=exception_line(exc)) + _keys_note(exc, given, lang)
+
+
+def _keys_note(exc: BaseException, given: dict[str, Any], lang: str) -> str:
+    """For ``expected["dat"]`` (a KeyError of the very dict passed in): the keys it has.
+
+    ``given`` maps "input" (and "expected", for the metric) to the objects the
+    user's function received.  Only a subscript of one of them, on the line that
+    raised, adds the note: a KeyError of the user's own dicts says nothing more.
+    """
+    if type(exc) is not KeyError or len(exc.args) != 1:
+        return ""
+    if _subscripted(exc, given) is None:
+        return ""
+    key = short_repr(exc.args[0])
+    has = {
+        name: ", ".join(str(k) for k in part) if isinstance(part, dict) and part else "—"
+        for name, part in given.items()
+    }
+    if "expected" not in given:  # run(artifact, input): the input is all it gets
+        return " " + t("case.key_missing_input", lang, key=key, input=has["input"])
+    return " " + t("case.key_missing", lang, key=key, **has)
+
+
+def _subscripted(exc: BaseException, given: dict[str, Any]) -> str | None:
+    """Which of ``given`` the line that raised ``exc`` subscripts (``expected[...]``), if any."""
+    tb = exc.__traceback__
+    if tb is None:
+        return None
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    frame = tb.tb_frame
+    line = linecache.getline(frame.f_code.co_filename, tb.tb_lineno)
+    for local, value in frame.f_locals.items():
+        for part, passed in given.items():
+            if value is passed and re.search(rf"\b{re.escape(local)}\s*\[", line):
+                return part
+    return None
 
 
 def _add_measures(
@@ -323,7 +410,8 @@ def _add_measures(
     result.model_calls = (0 if seen is None else seen.model_calls) + (
         0 if judge is None else judge.calls
     )
-    result.cached = seen is not None and not fresh
+    # Replayed (a known output), or made now with every model call from the call cache.
+    result.cached = seen is not None and (not fresh or seen.all_cached)
     result.measured = seen
     # A cached output's retries were paid by the run that made it, not now.
     result.retries = (seen.retries if fresh and seen is not None else 0) + (

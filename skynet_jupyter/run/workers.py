@@ -10,26 +10,29 @@ A call blocked in C (``time.sleep``, a socket read, a lock) cannot be stopped
 in a thread: its worker stays behind until the call returns.  At most
 ``MAX_BLOCKED_THREADS`` such threads are left in the process; past that, the
 remaining cases are not started and say why (``isolation="process"`` runs
-cases in processes that can be killed: ``isolation``).
+cases in processes that can be killed: ``isolation``), and the next checks in
+this process run in processes by themselves (``threads_exhausted``; the
+engine says so once): one hung metric never fails the checks of others.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ..core.contract import METRIC_TIME_LIMIT, RUN_FUNCTION
+from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import NO_OUTPUT, Case
 from ..core.report import CaseResult
 from ..core.skynet_import import install_skynet_module
 from ..i18n import t
-from ..models.case_context import CaseContext
 from ..models.case_context import current_case as _current
-from .one_case import Abandoned, CaseRunner, Deadline
+from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
+from .one_case import Abandoned, CaseRunner, Deadline, stops_the_run
 
 _NEVER = math.inf
 TICK = 0.1  # how often the watcher wakes: bounds event latency and timeout slack
@@ -69,9 +72,30 @@ def blocked_threads() -> int:
         return len(_blocked)
 
 
+def threads_exhausted() -> bool:
+    """True once the bound on blocked threads is reached: no thread-mode case can start."""
+    return blocked_threads() >= MAX_BLOCKED_THREADS
+
+
+_said_processes_instead = False  # the switch to processes is said once per process
+
+
+def processes_instead(lang: str) -> str | None:
+    """The one sentence saying that checks now run in processes; None once said."""
+    global _said_processes_instead
+    if _said_processes_instead:
+        return None
+    _said_processes_instead = True
+    return t("case.processes_instead", lang, count=blocked_threads())
+
+
 def _left_behind(thread: threading.Thread) -> None:
     with _blocked_lock:
         _blocked.append(thread)
+    # Imported here, not with the engine: a check that calls no model never pays for it.
+    from ..models.rate_limit import abandon as abandon_calls
+
+    abandon_calls(thread.ident)  # a request it hangs in gives its place at the provider back
 
 
 def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:
@@ -168,17 +192,22 @@ class _Job:
         self.alive = 0
         self.stop = False
         self.all_done = threading.Event()
+        self.forked: dict[int, bool] = {}  # case index -> forked in run (else in score)
         self.refused: str | None = None  # why no more workers start (cases left say it)
+        self.stopped_by: CaseResult | None = None  # a case that found no model: none starts after
+        self.provider_stop: str | None = None  # a provider refused everything (cases left say it)
 
     def work(self, watch: _Watch) -> None:
         # The hot loop: locals only, no lock, one context for every case.
         runner = self.runner
         score_case = runner.score_case
-        ctx = CaseContext(runner.models)
+        ctx = runner.context()
+        ctx.stop_run = self.stop_for_provider
         token = _current.set(ctx)
         todo = self.todo
         publish = self.finished.append
         started = self.started
+        on_worker_thread(self, watch)  # a fork made by a case on this thread is watched
         try:
             while not (self.stop or watch.abandoned):
                 case = next(todo, None)
@@ -190,6 +219,8 @@ class _Job:
                 result = score_case(case, ctx, watch)  # never raises, but for Abandoned
                 # Order matters: the watcher never times out a case marked finishing.
                 watch.finishing = case
+                if result.failed_step is not None and stops_the_run(result):
+                    self.stopped_by, self.stop = result, True  # the others would fail alike
                 publish(result)
                 watch.deadline = _NEVER
                 watch.case = None
@@ -199,7 +230,14 @@ class _Job:
             _current.reset(token)
             self._exit(watch)
 
+    def stop_for_provider(self, reason: str) -> None:
+        """No further case starts (a provider refused every request): ``reason`` says why."""
+        if self.provider_stop is None:
+            self.provider_stop = reason
+        self.stop = True
+
     def _exit(self, watch: _Watch) -> None:
+        end_copy()  # in a copy made by os.fork in a case: ends here (before any lock)
         with self.lock:
             watch.exited = True
             if not watch.abandoned:
@@ -271,9 +309,11 @@ def timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> 
     return result
 
 
-def not_run_result(case: Case, step: str, reason: str) -> CaseResult:
-    """The result of a case that was never started, saying why."""
+def not_run_result(case: Case, step: str, reason: str, hint_id: str | None = None) -> CaseResult:
+    """The result of a case that was never started, saying why (``hint_id``: its own fix)."""
     result = CaseResult(case.index, case.input, case.expected, failed_step=step, error=reason)
+    if hint_id is not None:  # not the step's fix: this case's code never ran
+        result.hint_id = hint_id
     if case.output is not NO_OUTPUT:
         result.output = case.output
     return result
@@ -295,10 +335,12 @@ def supervise(
     :class:`StoppedByListener` carries the results.
     """
     install_skynet_module()
-    from ..models.llm import warm_up
+    models = (runner.models.task_model, runner.models.judge_model)
+    if any(model is not None for model in models):  # no model: the llm client is not needed
+        from ..models.llm import warm_up
 
-    # A litellm model's first call imports litellm (seconds): do it before timing.
-    warm_up(runner.models.task_model, runner.models.judge_model)
+        # A litellm model's first call imports litellm (seconds): do it before timing.
+        warm_up(*models)
     job = _Job(runner, cases, track_started=on_result is not None)
     finished = job.finished
     timed_out = job.timed_out
@@ -309,13 +351,14 @@ def supervise(
     refused_step = METRIC_TIME_LIMIT
     kept = 0
     try:
-        for _ in range(max(1, min(concurrency, len(cases)))):
-            watch = job.spawn()
-            if watch is None:
-                break
-            watches.append(watch)
+        slots = max(1, min(concurrency, len(cases)))
+        # One worker first, the others once cases are seen to wait (_Ramp).
+        ramp = _Ramp(slots)
+        ramp.grow(job, watches)
         while watches:
-            done = job.all_done.wait(TICK)
+            done = job.all_done.wait(ramp.interval() if ramp.open else TICK)
+            if ramp.open and watches[0].case is not None and ramp.cases_wait(watches[0].case):
+                ramp.grow(job, watches)  # (a worker between cases, or done, waits for nothing)
             count = len(finished)
             fresh = finished[seen:count]
             seen = count
@@ -382,13 +425,122 @@ def supervise(
     if not interrupted and listener_error is None and len(results) < len(cases):
         # Workers could not be (re)started: the cases nobody took say why.
         reason = job.refused or t("case.lost", runner.lang)
-        results += [not_run_result(case, refused_step, reason) for case in job.left_over()]
-    if len(results) != len(cases) or timed_out or interrupted or concurrency > 1:
+        if job.stopped_by is not None and job.refused is None:
+            first = job.stopped_by
+            reason = t("case.not_run_no_model", runner.lang, case=first.index)
+            refused_step = first.failed_step or refused_step
+        # Refused for threads left blocked (maybe by another check): no hint blames this code.
+        hint = "hint.not_run_blocked" if job.refused is not None else None
+        if job.provider_stop is not None and job.refused is None:
+            reason, hint = job.provider_stop, "hint.provider_refused"
+            refused_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+        results += [not_run_result(case, refused_step, reason, hint) for case in job.left_over()]
+    if job.forked:  # a case forked on its thread: if its copy came back, the case fails
+        carried = carried_on(job.forked)
+        for result in results:
+            if result.index in carried:
+                name_the_fork(result, job.forked[result.index], runner.lang)
+    if len(results) != len(cases) or timed_out or interrupted or ramp.spawned > 1:
         order = {case.index: position for position, case in enumerate(cases)}
         results.sort(key=lambda r: order[r.index])
     if listener_error is not None:
         raise StoppedByListener(listener_error, results, interrupted) from listener_error
     return results, interrupted
+
+
+class _Ramp:
+    """When to start the workers past the first: once the cases are seen to wait.
+
+    Under the GIL, threads speed up only cases that wait (a model call, a
+    socket, ``time.sleep``); a CPU-bound metric in Python runs fastest on one
+    thread (issue 26: 8 threads cost it 1.2-2.2x).  So one worker starts, and
+    the watcher looks at how the first worker spent the time since its last
+    look: when it was blocked (neither running nor waiting for a CPU: Linux's
+    per-thread ``schedstat``) more than half of it, twice in a row, every other
+    worker starts.  A case that runs alone for ``LONG`` starts them too: a slow or
+    hung case never holds back the others (they ran beside it before).
+    The first looks come every few milliseconds (an I/O-bound run loses no more
+    than that), then further apart, up to ``TICK``.  Without ``schedstat``
+    the process's CPU time stands in (a loaded machine may then start them all,
+    as before).
+    """
+
+    __slots__ = (
+        "begun",
+        "blocked_before",
+        "busy",
+        "current",
+        "open",
+        "since",
+        "slots",
+        "spawned",
+        "stat",
+        "wall",
+    )
+
+    FIRST = 0.002  # seconds between the first looks
+    QUICK = 0.05  # for this long; then further apart, up to TICK
+    BLOCKED = 0.5  # above this share of the time blocked, the cases wait
+    LONG = 0.5  # seconds one case may run alone before the other workers start anyway
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.spawned = 0
+        self.open = slots > 1
+        self.stat: str | None = None
+        self.blocked_before = False
+        self.begun = self.wall = time.perf_counter()
+        self.busy = 0.0
+        self.current: object = None  # the case the first worker was last seen on
+        self.since = self.begun
+
+    def interval(self) -> float:
+        elapsed = time.perf_counter() - self.begun
+        return self.FIRST if elapsed < self.QUICK else min(TICK, 0.25 * elapsed)
+
+    def _busy(self) -> float:
+        """Seconds the first worker ran or was ready to run (else: the process's CPU time)."""
+        if self.stat is not None:
+            try:
+                with open(self.stat, "rb") as stat:
+                    running, ready = stat.read().split()[:2]
+                return (int(running) + int(ready)) / 1e9
+            except (OSError, ValueError):
+                self.stat = None
+        return time.process_time()
+
+    def cases_wait(self, case: object) -> bool:
+        wall = time.perf_counter()
+        if case is not self.current:
+            self.current, self.since = case, wall
+        elif wall - self.since > self.LONG:
+            return True
+        slept = wall - self.wall
+        if slept < self.FIRST:
+            return False
+        busy = self._busy()
+        blocked = 1.0 - (busy - self.busy) / slept > self.BLOCKED
+        self.wall, self.busy = wall, busy
+        # Twice in a row: once may be the worker waiting for the GIL while the watcher,
+        # holding it, was descheduled (a loaded machine).
+        seen, self.blocked_before = self.blocked_before, blocked
+        return blocked and seen
+
+    def grow(self, job: _Job, watches: list[_Watch]) -> None:
+        """The first worker; called again, the others (none once the run stops)."""
+        want = 1 if self.spawned == 0 else self.slots
+        while len(watches) < want and not job.stop:
+            watch = job.spawn()
+            if watch is None:
+                break
+            watches.append(watch)
+            self.spawned += 1
+        if self.spawned == 1 and watches[0].thread is not None:
+            native = watches[0].thread.native_id
+            path = f"/proc/self/task/{native}/schedstat"
+            self.stat = path if native is not None and os.path.exists(path) else None
+            self.wall, self.busy = time.perf_counter(), self._busy()
+        self.open = self.open and self.spawned == 1 and not job.stop
 
 
 def _take(started: deque[int] | None) -> list[int]:

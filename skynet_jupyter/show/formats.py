@@ -16,6 +16,7 @@ __all__ = [
     "MISSING",
     "fmt_delta",
     "fmt_mean",
+    "fmt_mean_delta",
     "fmt_ms",
     "fmt_score",
     "fmt_share",
@@ -49,6 +50,16 @@ def fmt_mean(value: float | None) -> str:
 def fmt_delta(value: float | None) -> str:
     """A change of score, signed, as precise as a score: ``+0.2``, ``-0.05``."""
     return MISSING if _missing(value) else f"{value:+.3g}"
+
+
+def fmt_mean_delta(value: float | None) -> str:
+    """A change of a mean score, as precise as the mean: ``+0.200``, ``-0.050``, ``0.000``.
+
+    Said at the end of a sentence, ``+0`` would read as a number cut short ("+0.").
+    """
+    if value is None or _missing(value):
+        return MISSING
+    return fmt_mean(0.0) if round(value, 3) == 0 else f"{value:+.3f}"
 
 
 def fmt_share(value: float | None) -> str:

@@ -31,7 +31,16 @@ from typing import Any
 
 from ..core.contract import safe_value_repr, step_title
 from ..core.json_export import safe_str
-from ..core.report import ADVICE, FAILED, PASSED, SKIPPED, CaseResult, CheckReport, Step
+from ..core.report import (
+    ADVICE,
+    FAILED,
+    PASSED,
+    SKIPPED,
+    CaseResult,
+    CheckReport,
+    SameErrors,
+    Step,
+)
 from ..core.secrets import Redactor
 from ..i18n import t
 from .formats import fmt_mean, fmt_ms, fmt_score, fmt_usd
@@ -112,9 +121,21 @@ def headline(report: CheckReport) -> str:
     return t("report.eval_passed" if report.passed else "report.eval_failed", lang)
 
 
-def means_parts(lang: str, mean: float | None, means: dict[str, float]) -> list[str]:
-    """The mean score, then each named score's mean, as every summary line says them."""
+def means_parts(
+    lang: str,
+    mean: float | None,
+    means: dict[str, float],
+    scored: int | None = None,
+    count: int | None = None,
+) -> list[str]:
+    """The mean score, then each named score's mean, as every summary line says them.
+
+    When only ``scored`` of the ``count`` cases have a score (the others failed),
+    the mean says so: a mean of one good case in four is not the metric's mean.
+    """
     parts = [] if mean is None else [f"{t('report.mean', lang)} {fmt_mean(mean)}"]
+    if parts and scored is not None and count is not None and scored < count:
+        parts[0] += " " + t("report.mean_over", lang, scored=scored, count=count)
     parts += [f"{name} {fmt_mean(value)}" for name, value in means.items()]
     return parts
 
@@ -127,10 +148,14 @@ def summary_text(
     means: dict[str, float],
     retries: int = 0,
     stand_ins: int = 0,
+    scored: int | None = None,
 ) -> str:
-    """The summary line from its numbers: the static report's and the live view's."""
+    """The summary line from its numbers: the static report's and the live view's.
+
+    ``scored``: how many of the ``count`` cases have a score (None: all of them).
+    """
     parts = [t("report.metric", lang, name=metric_name), t("report.cases", lang, count=count)]
-    parts += means_parts(lang, mean, means)
+    parts += means_parts(lang, mean, means, scored, count)
     if retries:  # the provider held the run back: said, so slow cases are not a mystery
         parts.append(t("view.retries", lang, count=retries))
     if stand_ins:  # offline answers are never mistaken for a real model's
@@ -148,6 +173,7 @@ def summary_line(report: CheckReport) -> str:
         report.mean_scores,
         report.retries,
         report.stand_in_calls,
+        sum(1 for case in report.cases if case.score is not None),
     )
 
 
@@ -178,7 +204,10 @@ def failed_at_text(case: CaseResult, lang: str) -> str:
     return t("failed_at", lang, step=step)
 
 
-def error_text(case: CaseResult, lang: str, clean: Clean) -> str:
+def error_text(case: CaseResult, lang: str, clean: Clean, same_as: int | None = None) -> str:
+    """Why the case failed; ``same_as``: an earlier row's case that said the same already."""
+    if same_as is not None:
+        return t("case.same_error", lang, case=same_as)
     return bounded(case.error or "", lang, clean)
 
 
@@ -233,20 +262,27 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
     cases = report.worst(20) if report.kind == "eval" else report.cases[:SHOWN_CASES]
     if report.kind == "eval" and report.cases:
         lines.append(t("labelled", lang, label=t("report.worst", lang), text="").rstrip())
+    same = SameErrors()  # a failure repeated across cases: its words and traceback once
     for case in cases:
-        lines.extend(case_text(case, lang, clean, width))
+        lines.extend(case_text(case, lang, clean, width, same.of(case), same.cached_said(case)))
     if len(report.cases) > len(cases):
         lines += wrap_block(more_cases_line(report, len(cases)), "  ", "    ", width)
     return "\n".join(lines)
 
 
 def case_text(
-    case: CaseResult, lang: str, clean: Clean | None = None, width: int | None = None
+    case: CaseResult,
+    lang: str,
+    clean: Clean | None = None,
+    width: int | None = None,
+    same_as: int | None = None,
+    cached_said: bool = False,
 ) -> list[str]:
     """One case: a head line (mark, number, score, times), then one field per line.
 
     Wrapped to ``width`` (None: not wrapped); a field's continuation lines, and
-    the lines of a multi-line value, are indented under its label.
+    the lines of a multi-line value, are indented under its label.  ``same_as``:
+    the case shown above that failed the same way (then said in a few words).
     """
     clean = clean or Redactor()
     mark = CASE_MARKS[PASSED if case.passed else FAILED]
@@ -264,8 +300,8 @@ def case_text(
         parts.append(f"{t('col.cost', lang)} {fmt_usd(case.cost_usd, lang)}")
     if case.judge_cost_usd is not None:
         parts.append(f"{t('col.judge_cost', lang)} {fmt_usd(case.judge_cost_usd, lang)}")
-    if case.cached:  # the time and cost above are the original run's
-        parts.append(f"({t('value.cached', lang)})")
+    if case.cached:  # the time and cost above are the original run's (said once in full)
+        parts.append(f"({t('value.cached_again' if cached_said else 'value.cached', lang)})")
     lines = fill_parts(parts, "  ", "      ", width)
 
     def field(label: str, text: object) -> list[str]:  # "label: text", "label : text" in French
@@ -280,8 +316,8 @@ def case_text(
     if case.feedback is not None:
         lines += field(t("col.feedback", lang), bounded(case.feedback, lang, clean))
     if case.failed_step is not None:
-        lines += field(failed_at_text(case, lang), error_text(case, lang, clean))
-        if case.traceback:
+        lines += field(failed_at_text(case, lang), error_text(case, lang, clean, same_as))
+        if case.traceback and same_as is None:
             for line in traceback_text(case, lang, clean).splitlines():
                 lines += wrap_block(line, "        ", "            ", width)
     return lines
@@ -320,7 +356,13 @@ def steps_html(report: CheckReport, clean: Clean | None = None) -> str:
     return f'<ul class="sk-steps">{"".join(items)}</ul>'
 
 
-def case_row_html(case: CaseResult, lang: str, clean: Clean | None = None) -> str:
+def case_row_html(
+    case: CaseResult,
+    lang: str,
+    clean: Clean | None = None,
+    same_as: int | None = None,
+    cached_said: bool = False,
+) -> str:
     clean = clean or Redactor()
     named = named_scores_text(case.scores)
     if case.passed:
@@ -330,13 +372,14 @@ def case_row_html(case: CaseResult, lang: str, clean: Clean | None = None) -> st
         verdict = (
             f'<span class="sk-fail">{CASE_MARKS[FAILED]} '
             f"{esc(failed_at_text(case, lang))}</span><br>"
-            f"{esc(error_text(case, lang, clean))}"
+            f"{esc(error_text(case, lang, clean, same_as))}"
         )
-        if case.traceback:
+        if case.traceback and same_as is None:
             verdict += f"<pre>{esc(traceback_text(case, lang, clean))}</pre>"
     cost = esc(cost_text(case, lang))
-    if case.cached:  # the time and cost shown are the original run's
-        cost += f'<br><span class="sk-held">({esc(t("value.cached", lang))})</span>'
+    if case.cached:  # the time and cost shown are the original run's (said once in full)
+        said = t("value.cached_again" if cached_said else "value.cached", lang)
+        cost += f'<br><span class="sk-held">({esc(said)})</span>'
     level = score_level(case.score)
     score = esc(fmt_score(case.score))
     if level:
@@ -398,7 +441,10 @@ COLUMN_TITLES = {
 def cases_table_html(cases: list[CaseResult], lang: str, clean: Clean | None = None) -> str:
     clean = clean or Redactor()
     head = "".join(f"<th>{esc(t(COLUMN_TITLES[name], lang))}</th>" for name in CASE_COLUMNS)
-    rows = "".join(case_row_html(case, lang, clean) for case in cases)
+    same = SameErrors()
+    rows = "".join(
+        case_row_html(case, lang, clean, same.of(case), same.cached_said(case)) for case in cases
+    )
     legend = f'<div class="sk-notes">{esc(marks_legend(lang))}</div>'
     return (
         f'<table class="sk-cases"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'

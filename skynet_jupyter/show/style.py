@@ -124,6 +124,7 @@ vertical-align:top;text-align:left;white-space:pre-wrap;overflow-wrap:break-word
 .skv .skv-cases td.skv-in{min-width:11em;max-width:26em}
 .skv .skv-cases td.skv-fb{min-width:14em;max-width:30em}
 .skv .skv-cases td.skv-nowrap{white-space:nowrap}
+.skv .skv-word{white-space:nowrap}
 .skv .skv-cases tr.skv-sub td{border-top:none;padding-top:0;background:transparent}
 .skv .skv-cases tr.skv-has-sub td{border-bottom:none}
 .skv .skv-mark{font-weight:700;white-space:nowrap}

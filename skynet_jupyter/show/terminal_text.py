@@ -16,6 +16,7 @@ indent of multi-line values applies there too, so the layout holds everywhere.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -33,13 +34,43 @@ def terminal_width(stream: TextIO | None = None) -> int | None:
     """
     stream = sys.stdout if stream is None else stream
     try:
-        if not stream.isatty():
+        if not stream.isatty() or under_a_notebook():
             return None
         if stream is sys.stdout or stream is sys.__stdout__:
             return shutil.get_terminal_size().columns
         return os.get_terminal_size(stream.fileno()).columns  # another terminal: its own size
     except (AttributeError, OSError, ValueError):  # no isatty or fileno, or already closed
         return None
+
+
+def under_a_notebook() -> bool:
+    """Whether this process runs under a Jupyter kernel (a notebook's ``!skynet-check``).
+
+    A notebook's ``!command`` runs in a pseudo-terminal (IPython drives it with
+    pexpect) that nobody looks at: its output is saved into the notebook, where a
+    progress line's escape codes would stay and an 80-column wrap would be wrong.
+    A kernel started by Jupyter has ``JPY_PARENT_PID`` (``JPY_SESSION_NAME`` under
+    Jupyter Server); any ipykernel sets ``TERM=xterm-color``, ``PAGER=cat`` and
+    ``CLICOLOR_FORCE=1`` for its subprocesses, which catches one started otherwise.
+    """
+    env = os.environ
+    if "JPY_PARENT_PID" in env or "JPY_SESSION_NAME" in env:
+        return True
+    kernel_set = {"TERM": "xterm-color", "PAGER": "cat", "CLICOLOR_FORCE": "1"}
+    return all(env.get(name) == value for name, value in kernel_set.items())
+
+
+# Characters XML 1.0 cannot hold (and C1 controls, DEL): shown, never written raw.
+_CONTROLS = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def visible_controls(text: str) -> str:
+    """``text`` with its control characters shown as ``#x1B`` (as ``pytest --junitxml``).
+
+    A terminal escape in a feedback (``\\x1b[31m``) would make a JUnit file invalid
+    XML, or recolour a CI log; tabs and line breaks stay.
+    """
+    return _CONTROLS.sub(lambda found: f"#x{ord(found.group()):02X}", text)
 
 
 def wrap_block(text: str, indent: str, hang: str, width: int | None) -> list[str]:

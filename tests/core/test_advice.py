@@ -216,7 +216,7 @@ def test_same_feedback_ignores_case_and_punctuation():
 def test_constant_score_is_flagged():
     step = advise(report_of(*(case(i, 1.0, "Correct.") for i in range(3))))
     assert step.status == ADVICE
-    assert step.message.startswith("All 3 cases have the score 1.")
+    assert step.message.startswith("The 3 cases all have the score 1.")
     assert step.cases == (0, 1, 2)
 
 
@@ -289,7 +289,7 @@ def score(input, output, expected=None):
     assert report.passed
     assert report.advice == []
     same = sj.check(source, [OTHER, OTHER], outputs="label", run=say_other)
-    assert same.step(FEEDBACK_ADVICE).message.startswith("All 2 cases have the accuracy 1.")
+    assert same.step(FEEDBACK_ADVICE).message.startswith("The 2 cases all have the accuracy 1.")
 
 
 def test_broken_cases_are_not_read_and_load_errors_get_no_advice():
@@ -304,6 +304,30 @@ def test_broken_cases_are_not_read_and_load_errors_get_no_advice():
     unloadable = sj.check("def score(:\n", [BILLING], outputs="label", run=say_other)
     assert unloadable.cases == []
     assert unloadable.advice == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "opening", "said"),
+    [
+        ("en", "Generic feedback", "'Bad format.' on case 1, 'Wrong.' on cases 2, 3: none of"),
+        ("fr", "Retour", "'Bad format.' pour le cas 1, 'Wrong.' pour les cas 2, 3 : aucun"),
+        ("pt", "Feedback genérico", "'Bad format.' no caso 1, 'Wrong.' nos casos 2, 3: nenhum"),
+    ],
+)
+def test_two_generic_sentences_are_one_paragraph(lang, opening, said):
+    # Tutorial 02 said the whole "it says neither what is wrong..." paragraph once per sentence.
+    step = advise(
+        report_of(
+            case(0, 1.0, "OK"),
+            case(1, 0.0, "Bad format.", {"label": "billing"}),
+            case(2, 0.5, "Wrong.", {"label": "billing"}),
+            case(3, 0.6, "Wrong.", {"label": "billing"}),
+            lang=lang,
+        )
+    )
+    assert step.message.count(opening) == 1
+    assert said in step.message
+    assert step.cases == (1, 2, 3)
 
 
 # --- languages and views --------------------------------------------------------

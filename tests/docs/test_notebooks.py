@@ -30,6 +30,7 @@ TUTORIALS = (
     "06-at-scale",
     "07-is-my-metric-good",
     "08-preview-the-optimizer",
+    "09-align-the-judge",
 )
 # The quickstart in the languages the docs are published in: "folder/name" -> the original.
 TRANSLATIONS = {
@@ -84,6 +85,15 @@ SHOWS = {
         "kappa 0.62",
     ],
     "08-preview-the-optimizer": ["Improved:", "Nothing improved", "Wrong."],
+    "09-align-the-judge": [
+        "Aligned 'judge' (JUDGE): held-out accuracy 0.667 → 1 on 9 held-out cases.",
+        "after    accuracy 1, kappa 1",
+        '{+- FAIL if the reply contains "your password".+}',
+        'The human\'s reason: Never ask for "your password".',
+        t("align.why_no_rationale", "en"),
+        t("align.too_few_labels", "en", count=8, column="human", least=10),
+        t("align.why_perfect", "en"),
+    ],
 }
 SHOWS["fr/01-demarrage-rapide"] = [
     t("report.check_failed", "fr"),  # a report in French, from %config SkynetMagics.lang
@@ -102,6 +112,7 @@ SHOWS["pt/01-inicio-rapido"] = [
 WRITES = {
     "01-quickstart": ["metric.py"],
     "05-dspy": ["ticket_metric.py"],
+    "09-align-the-judge": ["aligned_judge.py"],
     "fr/01-demarrage-rapide": ["fr/metric.py"],
     "pt/01-inicio-rapido": ["pt/metric.py"],
 }

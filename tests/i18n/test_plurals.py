@@ -40,12 +40,13 @@ def test_a_count_of_cases(lang, expected):
 
 def test_english_counts_read_right():
     assert t("advice.constant_score", "en", count=2, score="1").startswith(
-        "All 2 cases have the score 1."
+        "The 2 cases all have the score 1."
     )
     assert t("step.more_cases", "en", count=1) == "(1 more case failed here.)"
     assert t("step.more_cases", "en", count=3) == "(3 more cases failed here.)"
     assert t("view.retries", "en", count=1) == "1 rate-limit retry"
-    assert t("magic.cache_cleared", "en", count=1) == "Run cache cleared: 1 output forgotten."
+    assert t("magic.cache_cleared", "en", count=1) == "Run cache cleared: 1 reply forgotten."
+    assert t("magic.cache_cleared", "en", count=2) == "Run cache cleared: 2 replies forgotten."
     assert t("optimize.calls", "en", calls=1, budget=1) == "1 of 1 metric call"
     assert t("optimize.calls", "en", calls=1, budget=40) == "1 of 40 metric calls"
     assert t("quality.probe.found", "en", count=1).startswith("1 probe found a weakness")
@@ -57,11 +58,15 @@ def test_french_agreement():
     assert t("advice.none", "fr", count=2).startswith("Aucun conseil : dans les 2 cas lus, ")
     assert t("report.more_cases", "fr", count=1).startswith("… et 1 autre cas :")
     assert t("report.more_cases", "fr", count=4).startswith("… et 4 autres cas :")
-    assert t("quality.failed_cases", "fr", count=1).startswith(
-        "1 cas a échoué dans la métrique et a été laissé de côté"
+    # (quality.unscored_some took the place of quality.failed_cases: issue 24.)
+    unscored = {"total": 5, "case": 2, "error": "?"}
+    assert t("quality.unscored_some", "fr", count=1, **unscored).startswith(
+        "1 cas sur 5 n'a pas été noté (cas 2 : ?) : il est laissé de côté"
     )
-    assert t("quality.failed_cases", "fr", count=0).startswith("0 cas a échoué")
-    assert t("quality.failed_cases", "fr", count=3).startswith("3 cas ont échoué")
+    assert t("quality.unscored_some", "fr", count=0, **unscored).startswith("0 cas sur 5 n'a pas")
+    assert t("quality.unscored_some", "fr", count=3, **unscored).startswith(
+        "3 cas sur 5 n'ont pas été notés (cas 2 : ?) : ils sont laissés de côté"
+    )
     # The sentence agrees with the cases shown, not with the total.
     assert t("view.showing", "fr", shown=1, total=100) == "1 cas affiché sur 100."
     assert t("view.showing", "fr", shown=20, total=100) == "20 cas affichés sur 100."

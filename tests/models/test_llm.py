@@ -19,6 +19,7 @@ import pytest
 import skynet_jupyter as sj
 from skynet_jupyter import ModelCallError, ModelReply, ModelSettings, StandInModel
 from skynet_jupyter.core import secrets as _secrets
+from skynet_jupyter.core.contract import case_hint
 from skynet_jupyter.core.reward import component
 from skynet_jupyter.helper.skynet import llm, observation
 from skynet_jupyter.models import case_context
@@ -367,15 +368,18 @@ def test_no_model_configured_names_the_three_ways(no_models, tickets):
         run=classify,
         models=ModelSettings(task_model=StandInModel("billing", tag="")),
     )
-    error = report.cases[0].error
+    first = report.cases[0]
     assert not report.passed
+    # The case says what it is (a configuration problem); its fix names the three ways.
+    assert "configuration problem" in first.error
+    fix = case_hint(first.failed_step, first)
     for way in (
         "configure(metric_model=",
         "%config SkynetMagics.metric_model",
         "SKYNET_METRIC_MODEL",
         "SKYNET_REFLECTION_MODEL",
     ):
-        assert way in error
+        assert way in fix
 
 
 # --- retries and provider errors ---------------------------------------------------------

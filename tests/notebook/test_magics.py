@@ -27,6 +27,8 @@ from skynet_jupyter.core.contract import ContractError
 from skynet_jupyter.core.skynet_import import uninstall_skynet_module
 from skynet_jupyter.notebook.magics import CheckFailed, SkynetMagics
 from skynet_jupyter.notebook.names import UserCodeError
+from tests.openai_server import OpenAIServer
+from tests.served_models import asks, served
 
 ROOT = Path(__file__).resolve().parents[2]
 WIDGET = "application/vnd.jupyter.widget-view+json"
@@ -454,19 +456,45 @@ def test_no_raise_and_the_setting_let_a_failed_check_return(shell):
     assert not report.passed
 
 
-def test_run_outputs_are_cached_and_fresh_calls_run_again(shell):
+class Asking(Program):
+    """A run(artifact, input) that counts its calls and asks the task model once a case."""
+
+    def __call__(self, artifact, input):
+        super().__call__(artifact, input)
+        from skynet import llm
+
+        return llm(artifact, input["text"])
+
+
+@pytest.fixture
+def server(shell):
+    """The loopback OpenAI server as the kernel's task model, labelling as classify does."""
+    with OpenAIServer() as running:
+        running.reply = lambda r: "billing" if "charge" in r.text or "refund" in r.text else "other"
+        magics(shell).task_model = served(running)
+        shell.user_ns["asking"] = Asking()
+        yield running
+
+
+ASKING = CHECK.replace("--run classify", "--run asking")
+
+
+def test_model_calls_are_cached_and_fresh_asks_again(shell, server):
+    # Issue 23: run runs every time; its model calls come from the run cache.
     register(shell, GOOD)
-    program = shell.user_ns["classify"]
-    cell(shell, CHECK)[0].raise_error()
-    assert program.calls == 3
-    cell(shell, CHECK)[0].raise_error()
-    assert program.calls == 3
-    report = shell.run_line_magic("skynet_check", CHECK.split(" ", 1)[1])
+    program = shell.user_ns["asking"]
+    cell(shell, ASKING)[0].raise_error()
+    assert program.calls == 3 and asks(server) == 3
+    cell(shell, ASKING)[0].raise_error()
+    assert program.calls == 6 and asks(server) == 3
+    report = shell.run_line_magic("skynet_check", ASKING.split(" ", 1)[1])
     assert all(case.cached for case in report.cases)
-    cell(shell, f"{CHECK} --fresh")[0].raise_error()
-    assert program.calls == 6
-    cell(shell, f"{CHECK} --cases 4")[0].raise_error()
-    assert program.calls == 7  # only the new case runs
+    cell(shell, f"{ASKING} --fresh")[0].raise_error()
+    assert asks(server) == 6
+    fresh = magics(shell).run_cache
+    assert fresh.hits == 6 and fresh.misses == 3  # --fresh looks nothing up
+    cell(shell, f"{ASKING} --cases 4")[0].raise_error()
+    assert asks(server) == 7  # only the new case's call is asked
 
 
 def test_names_resolve_in_the_notebook_then_as_files(shell, examples_dir):
@@ -592,6 +620,7 @@ def test_editing_a_checked_metric_rechecks_in_place_without_running(shell):
     updates = [o for o in edited.outputs if (o.transient or {}).get("display_id") == static_id]
     assert updates and all(o.update for o in updates)
     assert "Contract check passed" in updates[-1].data["text/html"]
+    assert "Replayed: these are the outputs of the last check" in updates[-1].data["text/html"]
     assert display_ids(edited) == view_ids  # the metric cell shows no second report
 
     _, again = cell(shell, f"%%skynet_metric\n{BAD_RETURN}")
@@ -818,12 +847,13 @@ def test_same_check_through_magic_and_api(shell, via, source, passed, failed_ste
 
 
 @pytest.mark.parametrize("via", ["magic", "api"])
-def test_same_run_cache_through_magic_and_api(shell, via):
-    program = shell.user_ns["classify"]
+def test_same_run_cache_through_magic_and_api(shell, server, via):
+    program = shell.user_ns["asking"]
     for _ in range(2):
-        report = check_via(via, shell, GOOD, outputs="label", run="classify", artifact="prompt")
+        report = check_via(via, shell, GOOD, outputs="label", run="asking", artifact="prompt")
         assert report.passed
-    assert program.calls == 3
+    assert program.calls == 6 and asks(server) == 3
+    assert all(case.cached for case in report.cases)
 
 
 @pytest.mark.parametrize(
@@ -982,6 +1012,9 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
 
         # Edit the metric cell so that it breaks the contract, run it again:
         # the check cell's view updates in place, and run() is not called again.
+        client.execute_cell(cells[at["calls"]], at["calls"])
+        before_edits = cells[at["calls"]].outputs[0].data["text/plain"]
+        assert int(before_edits) >= 3  # run runs at every check (issue 23)
         cells[at["metric"]].source = f"%%skynet_metric\n{BAD_RETURN}"
         client.execute_cell(cells[at["metric"]], at["metric"])
         assert "Contract check failed — Metric return value" in _text(cells[at["metric"]])
@@ -995,7 +1028,7 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
         assert "Contract check passed" in cells[at["check"]].outputs[1].data["text/html"]
 
         client.execute_cell(cells[at["calls"]], at["calls"])
-        assert cells[at["calls"]].outputs[0].data["text/plain"] == "3"
+        assert cells[at["calls"]].outputs[0].data["text/plain"] == before_edits  # a replay
 
 
 def test_config_model_also_answers_llm_outside_a_check(shell):
@@ -1045,15 +1078,17 @@ def test_a_two_argument_metric_through_the_check_magic(shell):
     assert [c.score for c in evaluated.cases] == [1.0, 0.25, 0.25, 1.0, 0.25]
 
 
-def test_a_mutating_metric_and_run_change_nothing_through_the_edit_loop_and_cache(shell):
+def test_a_mutating_metric_and_run_change_nothing_through_the_edit_loop_and_cache(shell, server):
     tickets = shell.user_ns["tickets"]
     before = [dict(row) for row in tickets]
     calls = []
 
     def vandal_run(artifact, input):
+        from skynet import llm
+
         calls.append(input["text"])
         input["text"] = "run changed me"
-        return ["billing"]
+        return [llm(artifact, "refund")]  # "billing", from the model, then from the cache
 
     shell.user_ns["vandal_run"] = vandal_run
     register(shell, VANDAL)
@@ -1064,7 +1099,7 @@ def test_a_mutating_metric_and_run_change_nothing_through_the_edit_loop_and_cach
     _, edited = cell(shell, f"%%skynet_metric\n{VANDAL}")  # the edit loop re-checks
     assert "Re-ran the last check of 'default'" in edited.stdout
     reports.append(magics(shell).last_checks["default"].view.report)
-    assert len(calls) == 3
+    assert len(calls) == 6 and asks(server) == 1  # run at each check, not in the replay
     assert tickets == before  # the notebook's data
     for report in reports:
         assert report.passed, report

@@ -77,6 +77,25 @@ def test_a_missing_name_ends_in_one_sentence_in_the_language_asked() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "--run extrct: no notebook variable or file by that name. Did you mean 'extract'?"),
+        ("fr", "fichier de ce nom. Vouliez-vous dire 'extract' ?"),
+        ("pt", "ficheiro com esse nome. Queria dizer 'extract'?"),
+    ],
+)
+def test_a_typo_of_a_notebook_name_says_the_closest_one(lang: str, said: str) -> None:
+    # A typo that hits a builtin already said "Did you mean 'formats'?"; a plain typo did not.
+    def extract(artifact, input):
+        return ""
+
+    found = {"extract": extract, "formats": "Answer with a date."}
+    with pytest.raises(OptionError) as caught:
+        names.resolve("--run", "extrct", names.no_file, found, lang=lang)
+    assert str(caught.value).endswith(said)
+
+
 def test_an_expression_that_fails_gives_its_own_error() -> None:
     with pytest.raises(OptionError) as caught:
         names.resolve("--data", "rows[10]", names.data_file, {"rows": []}, lang="en")

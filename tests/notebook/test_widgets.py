@@ -369,6 +369,45 @@ def test_sliders_recompute_every_bar_and_the_mean_without_rerunning(tickets, mon
     assert chosen.speed_reference == 10 and chosen.weights["speed"] == 0
 
 
+def _legend(view: LiveView) -> dict[str, str]:
+    """Each legend item's text, by part."""
+    html = view.reward.bars.value
+    items = re.findall(r'<span data-legend="(\w+)">(.*?)</span>(?=<span data-legend|</div>)', html)
+    return {part: " ".join(unescape(re.sub(r"<[^>]+>", "", text)).split()) for part, text in items}
+
+
+def test_the_legend_gives_the_sliders_numbers_beside_the_weights_they_make(tickets):
+    # Issue 25, item 16: the sliders read 0, 1.00 and 0.10; the bars use 0, 0.91 and 0.09.
+    report = reward_report(tickets)
+    view = LiveView(reward_spec=SPEC)
+    feed(view, report, finish=True)
+    assert "slider" not in view.reward.bars.value  # the sliders read the spec's own weights
+    view.reward.set_weights(0.0, 1.0, 0.1)
+    legend = _legend(view)
+    assert legend == {
+        "accuracy": "accuracy × 0.00",
+        "speed": "speed × 0.91 (slider 1.00)",
+        "cost": "cost × 0.09 (slider 0.10)",
+    }, legend
+    # The bars keep the cases in their order: the sliders recompute, they do not re-rank.
+    assert list(bars(view)) == [*(str(c.index) for c in report.cases), "mean"]
+    view.reward.set_weights(0.6, 0.1, 0.3)  # summing to 1: nothing to add
+    assert "slider" not in view.reward.bars.value
+
+
+def test_the_tutorial_says_what_the_sliders_do():
+    from pathlib import Path
+
+    notebook = json.loads(
+        (Path(__file__).parents[2] / "notebooks" / "04-accuracy-speed-cost.ipynb").read_text()
+    )
+    prose = " ".join(
+        "".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown"
+    )
+    assert "re-rank" not in prose  # the cases keep their order (the test above)
+    assert "recompute every bar and the mean" in " ".join(prose.split())
+
+
 def test_all_zero_weights_say_so_and_reset_restores(tickets):
     report = reward_report(tickets)
     view = LiveView(reward_spec=SPEC)
@@ -422,6 +461,72 @@ def test_a_plain_metric_shows_no_panel(tickets):
     view = LiveView()
     view.finish(report)
     assert view.reward.box.layout.display == "none"
+
+
+def test_a_repeat_check_opens_few_comms(tickets, counting_comm):
+    # Each widget, Layout and Style is a comm: a quick check of a plain metric builds
+    # no reward panel, no progress bar, no filter; unchanging layouts are shared.
+    plain = sj.check(exact, tickets, outputs="label", run=keyword_run)
+    rewarded = reward_report(tickets)
+    feed(LiveView(), plain, finish=True)  # the first check: the shared layouts are made
+    feed(LiveView(reward_spec=SPEC), rewarded, finish=True)
+    counting_comm.clear()
+    view = LiveView()
+    feed(view, plain, finish=True)
+    assert counting_comm["comm_open"] <= 4  # 43 when each widget had its own
+    assert view.widget.children == (view.head, view.cases)
+    counting_comm.clear()
+    view = LiveView(reward_spec=SPEC)
+    feed(view, rewarded, finish=True)
+    assert counting_comm["comm_open"] <= 15  # the sliders, the bars: 43 before
+    assert view.reward.box in view.widget.children
+    assert [s.value for s in view.reward.sliders] == [0.6, 0.3, 0.1]
+
+
+def test_the_redraw_timers_of_every_view_share_one_thread(tickets):
+    # A thread started per run cost a quick check about a millisecond.
+    import threading
+
+    from skynet_jupyter.notebook.widgets._throttle import Throttle
+
+    lock = threading.RLock()
+    ran: list[threading.Thread] = []
+    done = threading.Event()
+
+    def flush() -> int:
+        ran.append(threading.current_thread())
+        if len(ran) == 3:
+            done.set()
+        return 0
+
+    throttles = [Throttle(flush, lock, gap=0.001) for _ in range(3)]
+    for throttle in throttles:
+        throttle.poke()
+    assert done.wait(10)
+    assert len(set(ran)) == 1 and ran[0] is not threading.main_thread()
+    cancelled = Throttle(lambda: ran.append(threading.current_thread()) or 0, lock)
+    cancelled.poke()
+    cancelled.cancel()
+    time.sleep(0.1)
+    assert len(ran) == 3  # a cancelled redraw does not run
+
+
+def test_widgets_built_late_take_their_place_and_shared_layouts_outlive_close_all(tickets):
+    ipywidgets.Widget.close_all()  # as a kernel's widget manager may: made again, open
+    view = LiveView(kind="eval")
+    assert all(w.layout.comm is not None for w in view.widget.children)
+    view.errors.append_stderr("boom")
+
+    def flaky_run(artifact, case_input):
+        if "Lisbon" in case_input["text"]:
+            raise RuntimeError("no office data")
+        return keyword_run(artifact, case_input)
+
+    report = sj.evaluate(exact, tickets, outputs="label", run=flaky_run)
+    view.finish(report)  # a failed case: the step filter shows
+    children = view.widget.children
+    assert children.index(view.filter) < children.index(view.cases) < children.index(view.errors)
+    assert view.filter.layout.display is None
 
 
 # --- the evaluation view ---------------------------------------------------------------

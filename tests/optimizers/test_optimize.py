@@ -535,19 +535,29 @@ def test_split_is_seeded_and_keeps_both_parts():
         split_cases(cases[:1], 0.3, 0, "en")
 
 
-def test_the_run_cache_spares_repeated_runs():
+def test_the_run_cache_spares_repeated_model_calls():
+    from skynet import llm
+
+    from tests.openai_server import OpenAIServer
+    from tests.served_models import asks, task_models
+
     calls = []
 
     def run(prompt, input):
         calls.append(1)
+        llm(prompt, input["text"])  # the request: this text on this case
         return classify(prompt, input)
 
     cache = sj.RunCache()
-    first = run_optimize(run=run, run_cache=cache)
-    ran = len(calls)
-    assert ran < first.calls, "the same text on the same case runs once"
-    run_optimize(run=run, run_cache=cache)
-    assert len(calls) == ran, "a second preview with the same texts runs nothing again"
+    with OpenAIServer() as server:
+        models = task_models(server)
+        first = run_optimize(run=run, run_cache=cache, models=models)
+        asked = asks(server)
+        assert asked < first.calls, "the same text on the same case is asked once"
+        ran = len(calls)
+        run_optimize(run=run, run_cache=cache, models=models)
+        assert asks(server) == asked, "a second preview with the same texts asks nothing again"
+    assert len(calls) > ran  # run itself runs every time (issue 23)
 
 
 def test_report_in_french_and_portuguese():

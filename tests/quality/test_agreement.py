@@ -155,3 +155,25 @@ def test_magic_agree(shell):
     assert "No column 'nope'" in str(result.error_in_exec)
     result, _ = cell(shell, "%skynet_agree --data labelled --output-column answer")
     assert result.error_in_exec is not None  # --human is required
+
+
+@pytest.mark.parametrize(
+    ("lang", "none", "one", "two"),
+    [
+        ("en", "No disagreement.", "1 disagreement:", "2 disagreements, worst first:"),
+        ("fr", "Aucun désaccord.", "1 désaccord :", "2 désaccords, les pires d'abord :"),
+        ("pt", "Nenhuma discordância.", "1 discordância:", "2 discordâncias, as piores primeiro:"),
+    ],
+)
+def test_the_disagreement_line_counts_in_words_before_the_table(lang, none, one, two):
+    # It read "Disagreements, worst first: 1", a count a reader took for a case number.
+    def report(labels: list[str]) -> str:
+        rows = [dict(row, human=label) for row, label in zip(ROWS, labels, strict=True)]
+        found = sj.agreement(FROM_OUTPUT, rows, human="human", output_column="answer", lang=lang)
+        return str(found)
+
+    agreeing = ["yes" if s >= 0.5 else "no" for s in SCORES]
+    one_off = ["no", *agreeing[1:]]  # case 0 (score .9) failed by the person
+    assert none in report(agreeing)
+    assert one in report(one_off) and "worst first" not in report(one_off)
+    assert two in report(HUMAN)

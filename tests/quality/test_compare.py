@@ -79,14 +79,14 @@ def test_two_metrics_on_the_same_outputs():
     assert report.reward_parts is None
     text = str(report)
     assert "2 of 5 cases changed score and 5 changed feedback" in text
-    assert "mean change (b − a) +0.2" in text
+    assert "mean change (b − a) +0.200" in text
     assert "Close: &#x27;billing&#x27;" in report._repr_html_()  # feedback, escaped
 
 
 def test_identical_metrics_change_nothing():
     report = sj.compare(EXACT, EXACT, TICKETS, outputs="label", output_column="label")
     assert report.changed == [] and report.feedback_changed == [] and report.mean_delta == 0.0
-    assert "same score and feedback on all 5" in str(report)
+    assert "same score and feedback on each of the 5" in str(report)
     assert (report.name_a, report.name_b) == ("default (a)", "default (b)")
 
 

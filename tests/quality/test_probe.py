@@ -196,16 +196,30 @@ def test_magic_probe_shows_the_live_view_and_returns_the_report(shell):
     assert shell.user_ns["classify"].calls == 5
 
 
-def test_magic_probe_on_exact_match_flags_nothing_and_reuses_cached_outputs(shell):
+def test_magic_probe_on_exact_match_flags_nothing_and_reuses_cached_model_calls(shell):
+    from skynet import llm
+
+    from tests.openai_server import OpenAIServer
+    from tests.served_models import asks, served
+
+    classify = shell.user_ns["classify"]
+
+    def asking(artifact, input):  # classify, its answer asked of the task model
+        return llm("Say the label.", f"{input['text']} -> {classify(artifact, input)}")
+
     register(shell, EXACT)
-    line = "--data tickets --outputs label --run classify --artifact prompt"
-    cell(shell, f"%skynet_check {line}")[0].raise_error()
-    assert shell.user_ns["classify"].calls == 3
-    result, _ = cell(shell, f"r = %skynet_probe {line} --probes long,injection")
-    result.raise_error()
+    line = "--data tickets --outputs label --run asking --artifact prompt"
+    with OpenAIServer(reply=lambda r: r.messages[-1]["content"].split(" -> ")[-1]) as server:
+        shell.user_ns["asking"] = asking
+        cell(shell, "%config SkynetMagics.task_model = " + repr(served(server)))
+        cell(shell, f"%skynet_check {line}")[0].raise_error()
+        assert classify.calls == 3 and asks(server) == 3
+        result, _ = cell(shell, f"r = %skynet_probe {line} --probes long,injection")
+        result.raise_error()
+        assert asks(server) == 5  # only the two cases the check did not run asked the model
     report = shell.user_ns["r"]
     assert report.passed and report.probes == ("expected", "long", "injection")
-    assert shell.user_ns["classify"].calls == 5  # only the two cases the check did not run
+    assert classify.calls == 3 + 5  # run itself runs every time (issue 23)
 
 
 def test_magic_probe_usage_errors(shell):

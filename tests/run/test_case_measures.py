@@ -1,8 +1,9 @@
 """A case counts the model calls of its run and of its judge, fresh or from the run cache.
 
-``model_calls`` and ``stand_in_calls`` add the run's calls (kept with a cached
-output: the report's cost parts stay those of the real run) and the judge's
-(made now); a failed metric still counts the judge calls it made.
+``model_calls`` and ``stand_in_calls`` add the run's calls and the judge's; a
+call answered from the run cache counts as if made now (its cost and tokens as
+then), a stand-in's is never cached; a failed metric still counts the judge
+calls it made.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import skynet_jupyter as sj
 from skynet_jupyter.helper.skynet import llm
 from skynet_jupyter.models.settings import ModelSettings
 from skynet_jupyter.run.engine import RunCache
+from tests.openai_server import OpenAIServer
+from tests.served_models import asks, task_models
 
 ROWS = [{"q": n, "label": "x"} for n in range(2)]
 
@@ -37,8 +40,9 @@ REAL_LIKE = ModelSettings(
 )
 
 
-def test_run_and_judge_calls_add_up_fresh_and_cached():
+def test_stand_in_calls_are_never_cached_and_add_up_every_time():
     cache = RunCache()
+    before = len(STAND_INS.task_model.calls)
     fresh = sj.evaluate(
         judged, ROWS, outputs="label", run=run_twice, models=STAND_INS, run_cache=cache
     )
@@ -48,13 +52,37 @@ def test_run_and_judge_calls_add_up_fresh_and_cached():
     assert [c.retries for c in fresh.cases] == [0, 0]
     assert [c.cached for c in fresh.cases] == [False, False]
     assert all(c.measured.model_calls == 2 for c in fresh.cases)
-    cached = sj.evaluate(
+    again = sj.evaluate(
         judged, ROWS, outputs="label", run=run_twice, models=STAND_INS, run_cache=cache
     )
+    # Issue 23: a stand-in is local and free: asked again, nothing kept, nothing "cached".
+    assert [c.cached for c in again.cases] == [False, False] and len(cache) == 0
+    assert [c.model_calls for c in again.cases] == [3, 3]
+    assert [c.stand_in_calls for c in again.cases] == [3, 3]
+    assert len(STAND_INS.task_model.calls) == before + 8  # 2 cases x 2 calls, twice
+
+
+def test_run_and_judge_calls_add_up_fresh_and_cached():
+    cache = RunCache()
+    with OpenAIServer() as server:
+        server.reply = lambda request: "PASS" if request.model == "gpt-4o" else "x"
+        models = task_models(server, judge=True)
+        options = dict(outputs="label", run=run_twice, models=models, run_cache=cache)
+        fresh = sj.evaluate(judged, ROWS, **options)
+        assert [c.score for c in fresh.cases] == [1.0, 1.0]
+        assert [c.model_calls for c in fresh.cases] == [3, 3]
+        assert [c.cached for c in fresh.cases] == [False, False]
+        assert all(c.measured.model_calls == 2 for c in fresh.cases)
+        asked = asks(server)
+        cached = sj.evaluate(judged, ROWS, **options)
+        assert asks(server) == asked  # run's calls and the judge's: all from the cache
     assert [c.cached for c in cached.cases] == [True, True]
-    # The run's two calls are those of the run that made the output; the judge's are new.
+    # Counted as if made now: the run's two calls and the judge's one, priced as then.
     assert [c.model_calls for c in cached.cases] == [3, 3]
-    assert [c.stand_in_calls for c in cached.cases] == [3, 3]
+    assert [c.measured.cached_calls for c in cached.cases] == [2, 2]
+    assert [c.cost_usd for c in cached.cases] == [c.cost_usd for c in fresh.cases]
+    assert [c.judge_cost_usd for c in cached.cases] == [c.judge_cost_usd for c in fresh.cases]
+    assert [c.stand_in_calls for c in cached.cases] == [0, 0]
 
 
 def test_calls_of_models_that_are_not_stand_ins_carry_no_stand_in_mark():

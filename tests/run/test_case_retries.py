@@ -2,8 +2,8 @@
 
 Against the loopback OpenAI server through litellm: the server answers chosen
 requests with a 429 (a 1 ms Retry-After), and the report's ``retries`` per case
-must be exactly the 429s that case's calls met — the run's only when the run
-happened now (a cached output's retries were paid by the run that made it).
+must be exactly the 429s that case's calls met now (a reply from the run
+cache has none: its retries were paid by the call that made it).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_a_fresh_case_counts_its_runs_and_its_judges_retries(server):
     assert case.model_calls == 2 and case.cached is False
 
 
-def test_a_cached_output_counts_only_the_judges_retries_now(server):
+def test_a_cached_call_counts_no_retry_and_a_judge_asked_again_counts_its_own(server):
     cache = RunCache()
     server.fail_next(429)
     first = sj.check(
@@ -72,17 +72,20 @@ def test_a_cached_output_counts_only_the_judges_retries_now(server):
         run_cache=cache,
     )
     assert first.cases[0].retries == 2
+    asked = len(server.requests)
     again = sj.check(
         judge_refused_once(server),
         ROWS,
         outputs="label",
         run=ask_task,
         models=models(server),
-        run_cache=cache,
+        run_cache=cache.fresh_judge(),  # the run's call from the cache, the judge asked again
     )
     (case,) = again.cases
-    assert case.cached is True and case.measured.retries == 1  # paid by the first run
+    # The run's reply came from the cache: its 429 was paid by the call that made it.
+    assert case.cached is True and case.measured.retries == 0
     assert case.retries == 1  # only the judge's, now
+    assert [r.model for r in server.requests[asked:]] == ["gpt-4o", "gpt-4o"]  # 429, then 200
 
 
 def test_a_metric_failing_after_its_judge_still_counts_every_retry(server):

@@ -17,8 +17,10 @@ import skynet_jupyter as sj
 from skynet_jupyter import CaseFinished, CaseStarted, Finished, ModelReply, ModelSettings, RunCache
 from skynet_jupyter.core.dataset import Case, load_cases, pick_cases
 from skynet_jupyter.core.options import Limits
-from skynet_jupyter.helper.skynet import observation
+from skynet_jupyter.helper.skynet import llm, observation
 from skynet_jupyter.run.one_case import Deadline
+from tests.openai_server import OpenAIServer
+from tests.served_models import ask_run, asks, task_models
 
 
 def exact(input, output, expected=None):
@@ -30,6 +32,13 @@ def exact(input, output, expected=None):
 
 def always_billing(artifact, case_input):
     return "billing"
+
+
+@pytest.fixture
+def server():
+    """The loopback OpenAI server: the run cache's tests count the requests it got."""
+    with OpenAIServer() as fresh:
+        yield fresh
 
 
 def test_check_runs_three_cases_and_reports_every_step(tickets):
@@ -213,22 +222,32 @@ def test_evaluate_runs_every_case_concurrently_and_sorts_worst_first(tickets):
         sj.evaluate(exact, rows, outputs="label", run=always_billing, concurrency=0)
 
 
-def test_run_cache_skips_the_run_on_a_recheck(tickets):
+def test_run_cache_answers_a_rechecks_model_calls(tickets, server):
+    # Issue 23: run runs every time; its model calls are what the cache answers.
     calls = []
 
     def run(artifact, case_input):
         calls.append(case_input["text"])
-        return "billing"
+        return ask_run(artifact, case_input)
 
     cache = RunCache()
-    first = sj.check(exact, tickets, outputs="label", run=run, artifact="p1", run_cache=cache)
-    second = sj.check(exact, tickets, outputs="label", run=run, artifact="p1", run_cache=cache)
-    assert len(calls) == 3
+    models = task_models(server)
+    first = sj.check(
+        exact, tickets, outputs="label", run=run, artifact="p1", run_cache=cache, models=models
+    )
+    second = sj.check(
+        exact, tickets, outputs="label", run=run, artifact="p1", run_cache=cache, models=models
+    )
+    assert len(calls) == 6 and asks(server) == 3  # run ran again; the model was not asked
     assert [c.output for c in second.cases] == [c.output for c in first.cases]
     assert all(c.cached for c in second.cases)
-    assert [c.run_ms for c in second.cases] == [c.run_ms for c in first.cases]
-    sj.check(exact, tickets, outputs="label", run=run, artifact="p2", run_cache=cache)
-    assert len(calls) == 6  # another artifact is another run
+    assert [c.measured.cached_calls for c in second.cases] == [1, 1, 1]
+    latencies = [cache.store[key].latency_ms for key in cache.store]
+    assert all(c.run_ms >= min(latencies) for c in second.cases)  # the call's time then
+    sj.check(
+        exact, tickets, outputs="label", run=run, artifact="p2", run_cache=cache, models=models
+    )
+    assert asks(server) == 6  # another artifact is another request
 
 
 def test_run_and_output_column_are_exclusive_and_one_is_needed(tickets):
@@ -349,30 +368,37 @@ def test_a_mutating_metric_and_run_leave_the_reports_cases_unchanged(flat):
         assert case.output == ["out", {"nested": ["x"]}]
 
 
-def test_the_run_cache_keeps_what_run_returned_whatever_the_metric_does(tickets):
+def test_the_run_cache_keeps_what_run_returned_whatever_the_metric_does(tickets, server):
     cache = RunCache()
     outputs = []
 
     def run(artifact, case_input):
         case_input["text"] = "changed by run"
-        outputs.append(["label", {"of": case_input["text"]}])
+        outputs.append(["label", {"of": ask_run("Label.", case_input)}])
         return outputs[-1]
 
-    first = sj.check(vandal_metric, tickets, outputs="label", run=run, run_cache=cache)
-    second = sj.check(vandal_metric, tickets, outputs="label", run=run, run_cache=cache)
-    assert len(outputs) == 3  # the second check came from the cache
+    models = task_models(server)
+    first = sj.check(
+        vandal_metric, tickets, outputs="label", run=run, run_cache=cache, models=models
+    )
+    second = sj.check(
+        vandal_metric, tickets, outputs="label", run=run, run_cache=cache, models=models
+    )
+    # Every case asks the same ("changed by run"): one request, then only the cache answers.
+    assert len(outputs) == 6 and asks(server) == 1
     assert all(c.cached for c in second.cases)
+    said = "Answer from gpt-4o-mini."
     for report in (first, second):
         assert [c.input["text"] for c in report.cases] == [t["text"] for t in tickets[:3]]
         assert [c.expected for c in report.cases] == [{"label": t["label"]} for t in tickets[:3]]
-        assert [c.output for c in report.cases] == [
-            ["label", {"of": "changed by run"}] for _ in range(3)
-        ]
-    # The cache's copy is its own: changing a report's output does not reach the next check.
+        assert [c.output for c in report.cases] == [["label", {"of": said}] for _ in range(3)]
+    # Each check's output is its own: changing a report's output does not reach the next one.
     second.cases[0].output.append("changed later")
-    third = sj.check(vandal_metric, tickets, outputs="label", run=run, run_cache=cache)
-    assert third.cases[0].output == ["label", {"of": "changed by run"}]
-    assert len(outputs) == 3
+    third = sj.check(
+        vandal_metric, tickets, outputs="label", run=run, run_cache=cache, models=models
+    )
+    assert third.cases[0].output == ["label", {"of": said}]
+    assert asks(server) == 1
 
 
 # --- the output column -------------------------------------------------------------------------
@@ -556,36 +582,42 @@ def test_model_costs_of_the_run_and_of_the_judge_are_counted_apart(tickets):
     )
 
 
-def test_the_metric_reads_the_cached_runs_observation(tickets):
+def test_the_metric_reads_the_cached_calls_observation(tickets, server):
     cache = RunCache()
-
-    def run(artifact, case_input):
-        time.sleep(0.02)
-        return "billing"
+    server.delay = 0.05  # each call took at least 50 ms when it was made
 
     def metric(input, output, expected=None):
-        return 1.0, {"feedback": f"{observation().run_ms:.6f}"}
+        seen = observation()
+        return 1.0, {"feedback": f"{seen.run_ms:.6f} {seen.cost_usd} {seen.output_tokens}"}
 
-    first = sj.check(metric, tickets, outputs="label", run=run, run_cache=cache)
-    second = sj.check(metric, tickets, outputs="label", run=run, run_cache=cache)
-    assert all(c.cached for c in second.cases)
-    assert [c.feedback for c in second.cases] == [f"{c.run_ms:.6f}" for c in first.cases]
-    assert [c.run_ms for c in second.cases] == [c.run_ms for c in first.cases]
-    assert [c.model_calls for c in second.cases] == [0, 0, 0]
+    options = dict(outputs="label", run=ask_run, artifact="Label.", run_cache=cache)
+    first = sj.check(metric, tickets, models=task_models(server), **options)
+    second = sj.check(metric, tickets, models=task_models(server), **options)
+    assert asks(server) == 3 and all(c.cached for c in second.cases)
+    assert [c.feedback for c in second.cases] == [
+        f"{c.run_ms:.6f} {c.cost_usd} {c.measured.output_tokens}" for c in second.cases
+    ]
+    # As if asked now: the call's 50 ms count (the look-up takes far less), its tokens too.
+    assert all(c.run_ms >= 50 for c in second.cases)
+    assert [c.measured.output_tokens for c in second.cases] == [
+        c.measured.output_tokens for c in first.cases
+    ]
+    assert [c.model_calls for c in second.cases] == [1, 1, 1]
 
 
-def test_a_failing_case_from_the_cache_is_marked_cached(tickets):
+def test_a_failing_case_from_the_cache_is_marked_cached(tickets, server):
     cache = RunCache()
-    sj.check(exact, tickets, outputs="label", run=always_billing, run_cache=cache)
+    options = dict(run=ask_run, artifact="Label.", run_cache=cache, models=task_models(server))
+    sj.check(exact, tickets, outputs="label", **options)
     report = sj.check(
         "def score(input, output, expected=None):\n    return 0.5\n",
         tickets,
         outputs="label",
-        run=always_billing,
-        run_cache=cache,
+        **options,
     )
     assert [(c.failed_step, c.cached) for c in report.cases] == [("metric_return_value", True)] * 3
-    assert all(c.run_ms is not None and c.output == "billing" for c in report.cases)
+    assert all(c.run_ms is not None and c.output.startswith("Answer") for c in report.cases)
+    assert asks(server) == 3
 
 
 @pytest.mark.parametrize(
@@ -660,7 +692,7 @@ def test_a_check_runs_one_case_at_a_time(tickets):
     assert report.elapsed_s >= 0.2
 
 
-def test_evaluate_passes_every_option_on(tickets):
+def test_evaluate_passes_every_option_on(tickets, server):
     rows = [
         dict(row, note=f"n{i}", split="dev" if i % 2 else "test") for i, row in enumerate(tickets)
     ]
@@ -668,6 +700,7 @@ def test_evaluate_passes_every_option_on(tickets):
 
     def run(artifact, case_input):
         seen_runs.append((artifact, dict(case_input)))
+        ask_run(artifact, case_input)  # one model call: the run cache keeps its reply
         return "billing"
 
     events = []
@@ -687,6 +720,7 @@ def test_evaluate_passes_every_option_on(tickets):
         on_event=events.append,
         run_cache=cache,
         concurrency=1,
+        models=task_models(server),
     )
     test_rows = [r for r in rows if r["split"] == "test"]  # rows 0, 2, 4
     chosen = sorted(random.Random(5).sample(range(3), 2))
@@ -802,7 +836,7 @@ def test_the_run_and_reward_steps_say_where_outputs_came_from(tickets):
     assert rewarded.step("reward_spec").message != column.step("reward_spec").message
 
 
-# --- the run cache's key ----------------------------------------------------------------------
+# --- the run cache's key: the request, not the code (issue 23) --------------------------------
 
 
 def notebook_function(source: str):
@@ -812,42 +846,58 @@ def notebook_function(source: str):
     return namespace["run"]
 
 
-def test_the_run_cache_key_follows_the_code_not_the_object(tickets):
+def test_the_run_cache_key_follows_the_request_not_the_object(tickets, server):
     store: dict = {}
-    cache = RunCache(store)  # the outputs live in the store it is given
+    cache = RunCache(store)  # the replies live in the store it is given
     calls = []
-    source = "def run(artifact, input):\n    calls.append(1)\n    return {!r}\n"
+    source = "def run(artifact, input):\n    calls.append(1)\n    return llm({!r}, input['text'])\n"
 
     def defined(label):
-        namespace = {"calls": calls}
+        namespace = {"calls": calls, "llm": llm}
         exec(compile(source.format(label), "<cell>", "exec"), namespace)
         return namespace["run"]
 
-    first = sj.check(exact, tickets, outputs="label", run=defined("billing"), run_cache=cache)
-    again = sj.check(exact, tickets, outputs="label", run=defined("billing"), run_cache=cache)
-    assert len(calls) == 3 and all(c.cached for c in again.cases)  # the cell ran again
+    models = task_models(server)
+    first = sj.check(
+        exact, tickets, outputs="label", run=defined("billing"), run_cache=cache, models=models
+    )
+    again = sj.check(
+        exact, tickets, outputs="label", run=defined("billing"), run_cache=cache, models=models
+    )
+    assert len(calls) == 6 and all(c.cached for c in again.cases)  # the cell ran again
+    assert asks(server) == 3  # ... and asked nothing new
     assert [c.index for c in again.cases] == [0, 1, 2]
     assert [c.output for c in again.cases] == [c.output for c in first.cases]
-    changed = sj.check(exact, tickets, outputs="label", run=defined("other"), run_cache=cache)
-    assert len(calls) == 6 and [c.output for c in changed.cases] == ["other"] * 3
+    sj.check(exact, tickets, outputs="label", run=defined("other"), run_cache=cache, models=models)
+    assert (
+        asks(server) == 6
+        and [r.messages[0]["content"] for r in server.requests[3:]] == ["other"] * 3
+    )
     assert len(store) == 6 and cache.store is store
 
 
-def test_the_run_cache_key_of_callables_without_code(tickets):
+def test_the_run_cache_key_of_callables_without_code(tickets, server):
     class Program:
         def __init__(self, label):
             self.label, self.calls = label, 0
 
         def __call__(self, artifact, case_input):
             self.calls += 1
-            return self.label
+            return llm(self.label, case_input["text"])
 
     cache = RunCache()
     one, two = Program("billing"), Program("other")
     for program in (one, one, two):
-        report = sj.check(exact, tickets, outputs="label", run=program, run_cache=cache)
-        assert [c.output for c in report.cases] == [program.label] * 3
-    assert (one.calls, two.calls) == (3, 3)
+        sj.check(
+            exact,
+            tickets,
+            outputs="label",
+            run=program,
+            run_cache=cache,
+            models=task_models(server),
+        )
+    assert (one.calls, two.calls) == (6, 3)  # run runs every time
+    assert [r.messages[0]["content"] for r in server.requests] == ["billing"] * 3 + ["other"] * 3
 
 
 class Opaque:
@@ -862,7 +912,7 @@ class Opaque:
         return self
 
 
-def test_the_run_cache_tells_apart_inputs_that_differ_only_deep_inside():
+def test_the_run_cache_tells_apart_requests_that_differ_only_deep_inside(server):
     rows = [
         {"tags": ["a", "b"], "meta": {"k": [1]}, "set": {1}, "obj": Opaque("x")},
         {"tags": ["a", "c"], "meta": {"k": [1]}, "set": {1}, "obj": Opaque("x")},
@@ -875,39 +925,44 @@ def test_the_run_cache_tells_apart_inputs_that_differ_only_deep_inside():
     rows[3]["obj"] = opaque
 
     def run(artifact, case_input):
-        return repr(sorted(case_input["set"])) + repr(case_input["tags"]) + repr(case_input["meta"])
+        sent = repr(sorted(case_input["set"])) + repr(case_input["tags"]) + repr(case_input["meta"])
+        return llm("Echo.", sent)
 
     cache = RunCache()
-    first = sj.evaluate(ALWAYS_FINE, rows, run=run, run_cache=cache, concurrency=1)
-    again = sj.evaluate(ALWAYS_FINE, rows, run=run, run_cache=cache, concurrency=1)
-    assert len(cache) == 4
+    models = task_models(server)
+    first = sj.evaluate(ALWAYS_FINE, rows, run=run, run_cache=cache, concurrency=1, models=models)
+    again = sj.evaluate(ALWAYS_FINE, rows, run=run, run_cache=cache, concurrency=1, models=models)
+    assert len(cache) == 4 and asks(server) == 4
     assert [c.output for c in again.cases] == [c.output for c in first.cases]
-    assert len({c.output for c in first.cases}) == 4
-    fresh = [dict(rows[0], obj=Opaque("x"))]  # an equal-looking but other object: another input
-    sj.evaluate(ALWAYS_FINE, fresh, run=run, run_cache=cache)
-    assert len(cache) == 5
+    assert all(c.cached for c in again.cases)
+    # An equal-looking but other object the run does not send: the same request, a hit
+    # (only what is sent is keyed, so an object with no stable form never matters).
+    fresh = [dict(rows[0], obj=Opaque("x"))]
+    (case,) = sj.evaluate(ALWAYS_FINE, fresh, run=run, run_cache=cache, models=models).cases
+    assert case.cached and len(cache) == 4 and asks(server) == 4
 
 
 ALWAYS_FINE = "def score(input, output, expected=None):\n    return 1.0, {'feedback': 'Fine.'}\n"
 
 
-def test_the_run_cache_keeps_new_runs_after_cached_ones_and_never_failed_runs(tickets):
+def test_the_run_cache_keeps_new_calls_after_cached_ones_and_never_failed_calls(tickets, server):
     calls = []
 
     def run(artifact, case_input):
         calls.append(case_input["text"])
-        if "Lisbon" in case_input["text"]:
-            raise RuntimeError("down")
-        return "billing"
+        refused = " [[status=400]]" if "Lisbon" in case_input["text"] else ""
+        return llm("Label.", case_input["text"] + refused)  # the server refuses Lisbon's
 
     cache = RunCache()
-    sj.check(exact, tickets, outputs="label", run=run, run_cache=cache, cases=2)
-    report = sj.check(exact, tickets, outputs="label", run=run, run_cache=cache, cases=5)
+    options = dict(outputs="label", run=run, run_cache=cache, models=task_models(server))
+    sj.check(exact, tickets, cases=2, **options)
+    report = sj.check(exact, tickets, cases=5, **options)
     assert [c.cached for c in report.cases] == [True, True, False, False, False]
     assert report.cases[2].failed_step == "run_function"
-    assert len(cache) == 4  # the failed run is not kept
-    sj.check(exact, tickets, outputs="label", run=run, run_cache=cache, cases=5)
-    assert len(calls) == 2 + 3 + 1  # only the failed run runs again
+    assert len(cache) == 4  # the failed call is not kept
+    sj.check(exact, tickets, cases=5, **options)
+    assert asks(server) == 2 + 3 + 1  # only the failed call is asked again
+    assert len(calls) == 2 + 5 + 5  # and run ran every time
 
 
 class Unprintable(Exception):

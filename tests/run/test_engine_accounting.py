@@ -17,8 +17,11 @@ import pytest
 import skynet_jupyter as sj
 from skynet_jupyter.core.dataset import load_cases, pick_cases
 from skynet_jupyter.core.metric import Metric
+from skynet_jupyter.helper.skynet import llm
 from skynet_jupyter.i18n import t
 from skynet_jupyter.run.engine import CaseFinished, CaseStarted, Finished, RunCache
+from tests.openai_server import OpenAIServer
+from tests.served_models import asks, task_models
 
 ROWS = [{"q": n, "label": "x", "out": "x"} for n in range(4)]
 
@@ -331,12 +334,18 @@ def test_json_columns_and_dtype_reach_the_loader(tmp_path):
     assert seen == [{"q": "7", "meta": '{"k": [1, 2]}'}]
 
 
-def test_a_run_cache_fills_and_keeps_only_with_a_run_function():
+def test_a_run_cache_keeps_only_model_calls_made_through_llm():
+    # Issue 23: what is kept is each litellm call, not run's output.
     cache = RunCache()
     sj.evaluate(exact, ROWS, outputs="label", output_column="out", run_cache=cache)
-    assert len(cache) == 0  # outputs from the data: nothing to keep
+    assert len(cache) == 0  # outputs from the data, a metric with no model call: nothing
     sj.evaluate(exact, ROWS, outputs="label", run=lambda a, i: "x", run_cache=cache)
-    assert len(cache) == 4
+    assert len(cache) == 0  # a run that asks no model: nothing to keep
+    with OpenAIServer() as server:
+        asking = lambda a, i: llm("Say x.", str(i["q"]))  # noqa: E731
+        models = task_models(server)
+        sj.evaluate(exact, ROWS, outputs="label", run=asking, run_cache=cache, models=models)
+    assert len(cache) == 4 and asks(server) == 4
 
 
 def test_a_listener_failing_mid_run_stops_it_and_keeps_what_finished():

@@ -1,6 +1,7 @@
 """The engine scores outputs it is given: ``execute(..., known_outputs=)`` and
 ``execute_cases`` on cases that carry their outputs.  ``run`` is never called, the
-run's time and cost stay with each output, and the run cache is left alone."""
+run's time and cost stay with each output, and the run cache is asked only for
+the model calls made again (none here: the metrics make none)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,10 @@ Modules::
     _reward_view.py    the reward decomposition: stacked bars, weight sliders
     _quality_views.py  QualityView: probe, stability, agreement and compare, live
     _optimize_view.py  OptimizeView: an optimizer run, live
+    _align_view.py     AlignView: a judge's alignment with the humans, live
     _display.py        how a view is displayed: the widget, then the static copy
     _throttle.py       at most about ten front-end updates a second
+    _shared.py         Layout and Style objects that never change, one per kernel
 """
 
 from ._view import LiveView

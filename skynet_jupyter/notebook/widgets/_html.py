@@ -14,6 +14,7 @@ GitHub) draw the same bars from the same numbers.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -58,7 +59,12 @@ PART_CLASS = {"accuracy": "skv-acc", "speed": "skv-speed", "cost": "skv-cost"}
 
 
 def head_html(
-    title: str, title_status: StepStatus, subtitle: str, steps: list[Step], lang: str
+    title: str,
+    title_status: StepStatus,
+    subtitle: str,
+    steps: list[Step],
+    lang: str,
+    clean: Redactor | None = None,
 ) -> str:
     parts = [
         STYLE,
@@ -67,22 +73,26 @@ def head_html(
     ]
     if subtitle:
         parts.append(f'<div class="skv-sub">{esc(subtitle)}</div>')
-    parts.append(steps_html(steps, lang))
+    parts.append(steps_html(steps, lang, clean))
     parts.append("</div>")
     return "".join(parts)
 
 
-def steps_html(steps: list[Step], lang: str) -> str:
-    """Step chips with marks, then each failed step's reason and fix (the first one first)."""
+def steps_html(steps: list[Step], lang: str, clean: Redactor | None = None) -> str:
+    """Step chips with marks, then each failed step's reason and fix (the first one first).
+
+    ``clean``: a redactor a whole redraw shares (gathering the secrets reads the environment)."""
     if not steps:
         return ""
     chips: list[str] = []
     callouts: list[str] = []
     notes: dict[str, list[str]] = {}
-    clean = Redactor()
     for step in steps:
         status = step.status
-        message = bounded(step.message, lang, clean) if step.message else ""
+        message = ""
+        if step.message:  # gathered when needed: a running check's steps have no message
+            clean = clean or Redactor()
+            message = bounded(step.message, lang, clean)
         tip = f"{t(STATUS_TITLES[status], lang) if status != PENDING else t('view.pending', lang)}"
         if message:
             tip = t("labelled", lang, label=tip, text=message)
@@ -98,6 +108,7 @@ def steps_html(steps: list[Step], lang: str) -> str:
             text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
             if message:
                 text += f" — {esc(message)}"
+            clean = clean or Redactor()
             hint = step_hint(step, lang, clean)
             if hint:
                 label, hint_text = hint
@@ -137,13 +148,30 @@ def value_html(value: Any, lang: str, *, missing: bool = False, clean: Clean | N
     clean = clean or Redactor()
     text = show_value(value, quote=True)  # a string quoted: text never looks like a list
     if len(text) <= CELL_CHARS and " ".join(text.split()) == text:
-        return esc(clean(text))
+        return kept_whole(esc(clean(text)))
     flat = " ".join(clean(text[: CELL_CHARS + REDACT_MARGIN]).split())
     full = bounded(_pretty(value), lang, clean, FULL_CHARS)
     return (
         '<details class="skv-more"><summary>'
-        f'<span class="skv-cut">{esc(cut(flat, CELL_CHARS))}</span></summary>'
+        f'<span class="skv-cut">{kept_whole(esc(cut(flat, CELL_CHARS)))}</span></summary>'
         f'<div class="skv-full">{esc(full)}</div></details>'
+    )
+
+
+# A browser may break a line after any hyphen: a date became "2024-03-" / "14" in a narrow
+# column.  A short word with a hyphen is kept whole (a longer one may still wrap, so that a
+# cell never overflows its column).
+_HYPHENATED = re.compile(r"(?<![^\s>])[^\s<>]*-[^\s<>]*")
+_WHOLE_CHARS = 32
+
+
+def kept_whole(html: str) -> str:
+    """Escaped text (no tags) with each short hyphenated word in a span that never breaks."""
+    if "-" not in html:
+        return html
+    return _HYPHENATED.sub(
+        lambda m: f'<span class="skv-word">{m[0]}</span>' if len(m[0]) <= _WHOLE_CHARS else m[0],
+        html,
     )
 
 
@@ -174,7 +202,7 @@ def feedback_html(case: CaseResult, lang: str, clean: Clean | None = None) -> st
     return f'<div class="skv-feedback" data-feedback="{case.index}">{esc(text)}</div>'
 
 
-def measures_html(case: CaseResult, lang: str) -> str:
+def measures_html(case: CaseResult, lang: str, cached_said: bool = False) -> str:
     lines = [
         (t("col.metric_ms", lang), fmt_ms(case.metric_ms, lang)),
         (t("col.run_ms", lang), fmt_ms(case.run_ms, lang)),
@@ -183,21 +211,26 @@ def measures_html(case: CaseResult, lang: str) -> str:
     if case.judge_cost_usd is not None:
         lines.append((t("col.judge_cost", lang), fmt_usd(case.judge_cost_usd, lang)))
     html = "<br>".join(f"<span>{esc(label)}</span> {esc(value)}" for label, value in lines)
-    if case.cached:
-        html += f"<br><span>({esc(t('value.cached', lang))})</span>"
+    if case.cached:  # the original run's time and cost: said in full on the first such row
+        said = t("value.cached_again" if cached_said else "value.cached", lang)
+        html += f"<br><span>({esc(said)})</span>"
     return f'<div class="skv-measures">{html}</div>'
 
 
 def _failure_html(
-    case: CaseResult, lang: str, open_traceback: bool = True, clean: Clean | None = None
+    case: CaseResult,
+    lang: str,
+    open_traceback: bool = True,
+    clean: Clean | None = None,
+    same_as: int | None = None,
 ) -> str:
     clean = clean or Redactor()
     html = (
         f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(failed_at_text(case, lang))}'
         f"</b></span> "
-        f'<span class="skv-error">{esc(error_text(case, lang, clean))}</span>'
+        f'<span class="skv-error">{esc(error_text(case, lang, clean, same_as))}</span>'
     )
-    if case.traceback:
+    if case.traceback and same_as is None:
         traceback = traceback_text(case, lang, clean)
         html += (
             f'<details class="skv-tb-box"{" open" if open_traceback else ""}>'
@@ -245,8 +278,18 @@ def score_class(score: float | None) -> str:
     return f"skv-score-{level}" if level else ""
 
 
-def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> str:
+def case_row_html(
+    case: CaseResult,
+    lang: str,
+    open_traceback: bool = True,
+    same_as: int | None = None,
+    cached_said: bool = False,
+    clean: Redactor | None = None,
+) -> str:
     """One case's row (and its failure row); a long list keeps tracebacks folded.
+
+    ``same_as``: a case drawn above that failed the same way (its failure is said there).
+    ``clean``: a redactor the rows of one redraw share.
 
     The first cell says whether the case kept the contract (a neutral mark when it
     did: the score, coloured on its own scale, says how good the output is).
@@ -255,7 +298,7 @@ def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> s
     title = t("view.case_held" if case.passed else "view.case_broke", lang)
     failed = not case.passed
     no_output = case.output is None and case.failed_step is not None
-    clean = Redactor()  # the secrets gathered once for the row
+    clean = clean or Redactor()  # the secrets gathered once for the row (or the redraw)
     expected = value_html(case.expected, lang, missing=case.expected is None, clean=clean)
     mark_class = "skv-held" if case.passed else "skv-fail"
 
@@ -276,12 +319,12 @@ def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> s
         f'<td class="skv-fb"{label(t("col.feedback", lang))}>'
         f"{feedback_html(case, lang, clean)}</td>",
         f'<td class="skv-nowrap"{label(t("view.col_measures", lang))}>'
-        f"{measures_html(case, lang)}</td>",
+        f"{measures_html(case, lang, cached_said)}</td>",
     ]
     row_class = ' class="skv-has-sub"' if failed else ""
     row = f'<tr data-case="{case.index}" data-status="{status}"{row_class}>{"".join(cells)}</tr>'
     if failed:
-        failure = _failure_html(case, lang, open_traceback, clean)
+        failure = _failure_html(case, lang, open_traceback, clean, same_as)
         row += (
             f'<tr class="skv-sub" data-case-failure="{case.index}"><td></td>'
             f'<td colspan="{len(_COLUMNS)}">{failure}</td></tr>'
@@ -292,12 +335,28 @@ def case_row_html(case: CaseResult, lang: str, open_traceback: bool = True) -> s
 # --- reward ------------------------------------------------------------------------
 
 
-def legend_html(weights: tuple[float, float, float], lang: str) -> str:
-    items = [
-        f'<span><span class="skv-dot {PART_CLASS[part]}"></span>'
-        f"{esc(t(PART_TITLES[part], lang))} × {fmt_weight(weight)}</span>"
-        for part, weight in zip(PARTS, weights, strict=True)
-    ]
+def legend_html(
+    weights: tuple[float, float, float],
+    lang: str,
+    sliders: tuple[float, float, float] | None = None,
+) -> str:
+    """The parts and their weights; beside each, the slider's own number when it reads
+    another (the sliders are rescaled to sum to 1: speed 1.00 and cost 0.10 weigh 0.91
+    and 0.09)."""
+    items = []
+    for position, (part, weight) in enumerate(zip(PARTS, weights, strict=True)):
+        shown = fmt_weight(weight)
+        slider = "" if sliders is None else fmt_weight(sliders[position])
+        note = (
+            f' <span class="skv-slider-value">({esc(t("view.legend_slider", lang, value=slider))})'
+            "</span>"
+            if slider and slider != shown
+            else ""
+        )
+        items.append(
+            f'<span data-legend="{part}"><span class="skv-dot {PART_CLASS[part]}"></span>'
+            f"{esc(t(PART_TITLES[part], lang))} × {shown}{note}</span>"
+        )
     return f'<div class="skv-legend">{"".join(items)}</div>'
 
 

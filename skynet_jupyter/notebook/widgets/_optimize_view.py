@@ -44,7 +44,7 @@ class OptimizeView(ShownTwice):
     ) -> None:
         self.lang = resolve_lang(lang)
         self.metric_name = metric_name
-        self.report: OptimizeReport | None = None
+        self.report: Any = None  # the report so far: an OptimizeReport (AlignView: an AlignReport)
         self.finished = False
         self._lock = threading.RLock()
         self._throttle = Throttle(self._flush, self._lock, gap=gap)
@@ -108,13 +108,26 @@ class OptimizeView(ShownTwice):
         }
         report = self.report
         if report is None or not self.finished:
-            text = t("optimize.running", self.lang, name=self.metric_name)
+            text = self._running_text()
             data["text/html"] = f'<div class="skynet-optimize"><i>{esc(text)}</i></div>'
             data["text/plain"] = text
         else:
-            data["text/html"] = report_html(report)
+            data["text/html"] = self._report_html(report)
             data["text/plain"] = str(report)
         return data
+
+    # What a view of another report (AlignView) draws instead.
+    def _running_text(self) -> str:
+        return t("optimize.running", self.lang, name=self.metric_name)
+
+    def _report_html(self, report: Any) -> str:
+        return report_html(report)
+
+    def _head_html(self, report: Any) -> str:
+        return head_html(report)
+
+    def _body_html(self, report: Any) -> str:
+        return body_html(report)
 
     def close(self) -> None:
         self._throttle.cancel()
@@ -124,7 +137,7 @@ class OptimizeView(ShownTwice):
     # --- drawing -----------------------------------------------------------------------
 
     def _waiting_html(self) -> str:
-        text = t("optimize.running", self.lang, name=self.metric_name)
+        text = self._running_text()
         return f'<div class="sko"><div class="sko-title sko-run">{esc(text)}</div></div>'
 
     def _flush(self) -> int:
@@ -132,8 +145,8 @@ class OptimizeView(ShownTwice):
         if report is None:
             return 0
         try:
-            sent = set_value(self.head, head_html(report))
-            sent += set_value(self.body, body_html(report))
+            sent = set_value(self.head, self._head_html(report))
+            sent += set_value(self.body, self._body_html(report))
             sent += self._draw_progress(report)
         except Exception:  # a drawing bug must show, not vanish in a timer thread
             self.errors.append_stderr(traceback.format_exc())

@@ -17,6 +17,7 @@ import ipywidgets as W
 
 from ...i18n import resolve_lang, t
 from ...quality import Phase, ProbeReport, QualityFinished
+from ...quality.probe import probe_label
 from ...run.engine import CaseFinished, CaseStarted
 from ...show.render import esc
 from ._display import ShownTwice, TwoOutputs
@@ -120,7 +121,7 @@ class QualityView(ShownTwice):
         self.progress.layout.display = "none" if not report.interrupted else None
         self.body.value = report.html()
         if isinstance(report, ProbeReport):
-            choices = [(name, name) for name in report.probes]
+            choices = [(probe_label(name, report.lang), name) for name in report.probes]
             flagged = [f.probe for f in report.findings]
             with self.picker.hold_sync():
                 self.picker.options = choices

@@ -10,15 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_button import ButtonStyle
+from ipywidgets.widgets.widget_int import SliderStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ...core.reward import PART_TITLES, PARTS, RewardSpec
 from ...i18n import t
 from ...show.render import esc
 from . import _html
+from ._shared import layout, style
 from ._state import LOWEST_BARS, LiveState, components
 
 CHECK_BARS = 50  # cases with a bar in a check (all of a normal 3-case check)
 EVAL_BARS = LOWEST_BARS  # lowest rewards listed in an evaluation
+_BUILT = frozenset(("bars", "sliders", "reset", "prompt", "spec_line", "controls", "box"))
 
 
 def set_value(widget: W.Widget, value: object) -> int:
@@ -30,23 +35,51 @@ def set_value(widget: W.Widget, value: object) -> int:
 
 
 class RewardPanel:
-    """Bars and sliders for one view (``box`` is the widget to place)."""
+    """Bars and sliders for one view (``box`` is the widget to place).
+
+    Without a reward spec at creation the widgets are built when first needed (a
+    plain metric's check never needs them): ``built`` is the box once built, else
+    None, and ``on_built`` is told when that happens so the view can place it.
+    """
+
+    # Built by ``_build`` (on first access, through ``__getattr__``).
+    bars: W.HTML
+    sliders: list[W.FloatSlider]
+    reset: W.Button
+    prompt: W.HTML
+    spec_line: W.HTML
+    controls: W.VBox
+    box: W.VBox
 
     def __init__(
         self,
         lang: str,
         guard: Callable[[Callable[[], object]], None],
         spec: RewardSpec | None = None,
+        on_built: Callable[[], None] | None = None,
     ) -> None:
         self.lang = lang
         self._guard = guard
         self.state: LiveState | None = None
         self.spec = spec
         self._quiet = False
-        # A spec known from the start shapes the panel at creation: no update messages.
+        self._on_built = on_built
+        self.built: W.VBox | None = None
+        if spec is not None:  # it will show: shaped at creation, no update messages
+            self._build()
+
+    def __getattr__(self, name: str) -> object:
+        if name in _BUILT and self.__dict__.get("built") is None and "lang" in self.__dict__:
+            self._build()
+            return self.__dict__[name]
+        raise AttributeError(name)
+
+    def _build(self) -> None:
+        spec, lang = self.spec, self.lang
         start = self._spec_weights() if spec is not None else (0.0, 0.0, 0.0)
         shown = None if spec is not None else "none"
-        self.bars = W.HTML(layout=W.Layout(width="auto", align_self="stretch"))
+        text = {"layout": layout(), "style": style(HTMLStyle)}
+        self.bars = W.HTML(layout=layout(width="auto", align_self="stretch"), style=text["style"])
         self.sliders = [
             W.FloatSlider(
                 value=round(weight, 4),
@@ -56,8 +89,8 @@ class RewardPanel:
                 description=t(PART_TITLES[part], lang),
                 readout_format=".2f",
                 continuous_update=True,
-                style={"description_width": "initial"},
-                layout=W.Layout(width="300px", max_width="100%", flex="0 0 auto"),
+                style=style(SliderStyle, description_width="initial"),
+                layout=layout(width="300px", max_width="100%", flex="0 0 auto"),
                 _dom_classes=[f"skynet-weight-{part}"],
             )
             for part, weight in zip(PARTS, start, strict=True)
@@ -67,27 +100,34 @@ class RewardPanel:
         self.reset = W.Button(
             description=t("view.reset", lang),
             icon="undo",
-            layout=W.Layout(width="auto"),
+            layout=layout(width="auto"),
+            style=style(ButtonStyle),
             tooltip=t("view.weights_same", lang),
         )
         self.reset.on_click(lambda _: self._guard(self.restore))
         self.prompt = W.HTML(
-            f'<span class="skv" style="font-size:12px">{esc(t("view.try_weights", lang))}</span>'
+            f'<span class="skv" style="font-size:12px">{esc(t("view.try_weights", lang))}</span>',
+            **text,
         )
-        self.spec_line = W.HTML(self.spec_line_html(start) if spec is not None else "")
-        wrap = W.Layout(flex_flow="row wrap", align_items="center")
+        self.spec_line = W.HTML(self.spec_line_html(start) if spec is not None else "", **text)
+        wrap = layout(flex_flow="row wrap", align_items="center")
         self.controls = W.VBox(
             # Wrapped, not squeezed: in a narrow output each slider keeps a usable track.
             [self.prompt, W.HBox([*self.sliders, self.reset], layout=wrap), self.spec_line],
-            layout=W.Layout(display=shown),
+            layout=W.Layout(display=shown),  # its own: display toggles
         )
         self.box = W.VBox(
             [self.bars, self.controls],
             layout=W.Layout(display=shown),
             _dom_classes=["skynet-reward"],
         )
+        self.built = self.box
+        if self._on_built is not None:
+            self._on_built()
 
     def close(self) -> None:
+        if self.built is None:
+            return
         for widget in (*self.sliders, self.reset, self.prompt, self.spec_line, self.bars):
             widget.close()
         self.controls.close()
@@ -97,6 +137,8 @@ class RewardPanel:
 
     def weights(self) -> tuple[float, float, float] | None:
         """The slider weights rescaled to sum to 1 (None when all are 0)."""
+        if self.built is None and self.spec is None:
+            return None  # no spec, no sliders: nothing to build for
         raw = [slider.value for slider in self.sliders]
         total = sum(raw)
         if total <= 0:
@@ -158,7 +200,8 @@ class RewardPanel:
             sent += self._show(self.box, True) + self._show(self.controls, True)
             weights = self.weights()
             if weights is not None:
-                sent += set_value(self.bars, self.bars_html(state, weights))
+                sliders = tuple(slider.value for slider in self.sliders)
+                sent += set_value(self.bars, reward_html(state, weights, sliders=sliders))
             sent += set_value(self.spec_line, self.spec_line_html(weights))
         elif state.named:
             sent += self._show(self.box, True) + self._show(self.controls, False)
@@ -167,7 +210,7 @@ class RewardPanel:
             sent += set_value(
                 self.bars, _html.named_panel_html(rows, state.mean_named(), state.lang)
             )
-        else:
+        elif self.built is not None:  # a plain metric never builds the panel
             sent += self._show(self.box, False)
         return sent
 
@@ -186,21 +229,24 @@ class RewardPanel:
         same = all(abs(a - b) < 5e-4 for a, b in zip(weights, self._spec_weights(), strict=True))
         return _html.spec_line_html(weights, same, lang)
 
-    @staticmethod
-    def bars_html(state: LiveState, weights: tuple[float, float, float]) -> str:
-        return reward_html(state, weights)
-
 
 def reward_html(
-    state: LiveState, weights: tuple[float, float, float], *, static: bool = False
+    state: LiveState,
+    weights: tuple[float, float, float],
+    *,
+    static: bool = False,
+    sliders: tuple[float, float, float] | None = None,
 ) -> str:
-    """Title, legend, one bar per case (a check) or the lowest ones (an evaluation), the mean."""
+    """Title, legend, one bar per case (a check) or the lowest ones (an evaluation), the mean.
+
+    ``sliders``: the numbers the sliders read, shown in the legend beside the rescaled
+    weights they give when they differ."""
     lang = state.lang
     parts = [] if static else [_html.STYLE]
     parts.append('<div class="skv skv-reward-box">')
     parts.append(f'<div class="skv-rh">{esc(t("view.reward_title", lang))}</div>')
     parts.append(f'<div class="skv-notes">{esc(t("view.reward_help", lang))}</div>')
-    parts.append(_html.legend_html(weights, lang))
+    parts.append(_html.legend_html(weights, lang, sliders))
     rows = []
     if state.kind == "check":
         cases, _ = state.select(count=CHECK_BARS)

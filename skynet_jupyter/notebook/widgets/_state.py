@@ -309,6 +309,7 @@ class LiveState:
             self.mean_named(),
             self.retries,
             self.stand_in_calls,
+            self.score.count,
         )
 
     def mean_named(self) -> dict[str, float]:

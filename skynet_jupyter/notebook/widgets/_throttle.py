@@ -3,10 +3,15 @@
 Events only mark the view dirty; a timer flushes it.  After a flush that sent
 ``n`` comm messages the next one waits ``n`` gaps, so the view never sends
 more than one message per gap on average (10 a second at the default gap).
+
+The timers of every view share one thread (:data:`LATER`): starting a thread
+per run cost a quick check about a millisecond.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import sys
 import threading
 import time
@@ -16,6 +21,60 @@ from dataclasses import dataclass, field
 
 GAP = 0.1  # seconds per comm message: 10 messages a second at most
 SETTLE = 0.02  # let a batch of events (delivered together) land before flushing
+
+
+class Due:
+    """One call :class:`Later` will make, unless cancelled first."""
+
+    __slots__ = ("action", "cancelled")
+
+    def __init__(self, action: Callable[[Due], object]) -> None:
+        self.action = action
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Later:
+    """Calls made after a delay, on one daemon thread started on first use."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Due]] = []
+        self._order = itertools.count()  # equal times: first scheduled, first called
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def call(self, delay: float, action: Callable[[Due], object]) -> Due:
+        """Call ``action(due)`` in ``delay`` seconds; ``due.cancel()`` stops it."""
+        due = Due(action)
+        with self._wake:
+            at = time.monotonic() + delay
+            heapq.heappush(self._due, (at, next(self._order), due))
+            if self._thread is None or not self._thread.is_alive():  # first use, or forked
+                self._thread = threading.Thread(target=self._run, name="skynet-later", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+        return due
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while True:
+                    wait = self._due[0][0] - time.monotonic() if self._due else None
+                    if wait is not None and wait <= 0:
+                        break
+                    self._wake.wait(wait)
+                due = heapq.heappop(self._due)[2]
+            if due.cancelled:
+                continue
+            try:
+                due.action(due)
+            except Exception:  # one view's failure must not stop the others' timers
+                traceback.print_exc(file=sys.stderr)
+
+
+LATER = Later()
 
 
 @dataclass(eq=False)
@@ -30,7 +89,7 @@ class Throttle:
     flushes: int = field(default=0, init=False)
     messages: int = field(default=0, init=False)
     _next: float = field(default=0.0, init=False)  # earliest time of the next flush
-    _timer: threading.Timer | None = field(default=None, init=False)
+    _timer: Due | None = field(default=None, init=False)
 
     @property
     def idle(self) -> bool:
@@ -45,14 +104,11 @@ class Throttle:
             if self._timer is not None:
                 return
             delay = max(SETTLE, self._next - self.clock())
-            timer = threading.Timer(delay, self._fire)
-            timer.daemon = True
-            self._timer = timer
-            timer.start()
+            self._timer = LATER.call(delay, self._fire)
 
-    def _fire(self) -> None:
+    def _fire(self, due: Due) -> None:
         with self.lock:
-            if self._timer is not threading.current_thread():  # cancelled, or superseded
+            if self._timer is not due:  # cancelled, or superseded
                 return
             self._timer = None
             self._run()

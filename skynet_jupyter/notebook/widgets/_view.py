@@ -9,9 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_int import ProgressStyle
+from ipywidgets.widgets.widget_string import HTMLStyle
 
-from ...core.report import FAILED, PASSED, CaseResult, CheckReport
+from ...core.report import FAILED, PASSED, CaseResult, CheckReport, SameErrors
 from ...core.reward import PARTS
+from ...core.secrets import Redactor
 from ...i18n import resolve_lang, t
 from ...models.rate_limit import waiting
 from ...run.engine import CaseFinished, CaseStarted, Event, Finished
@@ -20,8 +24,9 @@ from ...show.render import esc, headline, interrupted_line, means_parts
 from . import _html
 from ._display import ShownTwice, TwoOutputs
 from ._reward_view import RewardPanel, reward_html, set_value
+from ._shared import layout, style
 from ._state import ALL, PENDING, WORST_ROWS, LiveState, as_spec, filter_options
-from ._throttle import GAP, Throttle
+from ._throttle import GAP, LATER, Due, Throttle
 
 CHECK_ROWS = 200  # rows of a check's table (a check has 3 cases unless --cases says more)
 EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrows them)
@@ -55,45 +60,85 @@ class LiveView(ShownTwice):
         self._lock = threading.RLock()
         self._state = self._fresh_state()
         self._rows: dict[int, tuple[CaseResult, str, str]] = {}
+        self._same = SameErrors()  # rows drawn since _rows was last emptied
         self._inbox: deque[CaseResult] = deque()
         self._started = 0  # CaseStarted events of the current run
         self._total = 0
         self._redraw = True  # draw at the next flush even without new events
         self._finished = False
         self._throttle = Throttle(self._flush, self._lock, gap=gap, on_error=self._show_error)
-        self._held_timer: threading.Timer | None = None
+        self._held_timer: Due | None = None
         self._outputs = TwoOutputs()
         self._display_id = self._outputs.widget_id
         self._static_id = self._outputs.static_id
         self._shown = False
 
         lang = self.lang
-        self.head = W.HTML(self._head_html())
-        self.progress = W.IntProgress(
-            value=0,
-            min=0,
-            max=1,
-            description=t("view.waiting", lang),
-            bar_style="info",
-            style={"description_width": "initial", "bar_color": None},
-            layout=W.Layout(width="460px", max_width="100%"),
-        )
-        self.filter = W.Dropdown(
-            options=[(t("view.filter_all", lang, count=0), ALL)],
-            value=ALL,
-            description=t("view.filter", lang),
-            style={"description_width": "initial"},
-            layout=W.Layout(display="none", width="auto", align_self="flex-start"),
-        )
-        self.filter.observe(lambda _: self._guard(self._redraw_cases), names="value")
-        self.cases = W.HTML(layout=W.Layout(width="auto", align_self="stretch"))
-        self.reward = RewardPanel(lang, self._guard, self.reward_spec)
-        self.errors = W.Output()
+        text = {"layout": layout(), "style": style(HTMLStyle)}
+        self.head = W.HTML(self._head_html(), **text)
+        # Built when first needed (a quick run ends before a progress bar would show, a
+        # check never shows the filter, errors are rare): every widget is a comm or more,
+        # and a repeat check should cost little.
+        self._progress: W.IntProgress | None = None
+        self._filter: W.Dropdown | None = None
+        self._errors: W.Output | None = None
+        self.cases = W.HTML(layout=layout(width="auto", align_self="stretch"), style=text["style"])
+        self.reward = RewardPanel(lang, self._guard, self.reward_spec, on_built=self._place)
         self.widget = W.VBox(
-            [self.head, self.progress, self.filter, self.cases, self.reward.box, self.errors],
-            layout=W.Layout(width="100%"),
+            self._children(),
+            layout=layout(width="100%"),
             _dom_classes=["skynet-view", f"skynet-{kind}"],
         )
+
+    @property
+    def progress(self) -> W.IntProgress:
+        """The progress bar (built on first use, drawn as the run stands)."""
+        return self._progress or self._build_progress()
+
+    def _build_progress(self) -> W.IntProgress:
+        want, display = self._progress_wanted()
+        self._progress = W.IntProgress(
+            min=0,
+            **want,
+            style=style(ProgressStyle, description_width="initial"),
+            # Its own layout: its display toggles.
+            layout=W.Layout(width="460px", max_width="100%", display=display),
+        )
+        self._place()
+        return self._progress
+
+    @property
+    def filter(self) -> W.Dropdown:
+        """The step filter of an evaluation's table (built on first use)."""
+        if self._filter is None:
+            self._filter = W.Dropdown(
+                options=[(t("view.filter_all", self.lang, count=0), ALL)],
+                value=ALL,
+                description=t("view.filter", self.lang),
+                style=style(DescriptionStyle, description_width="initial"),
+                layout=W.Layout(display="none", width="auto", align_self="flex-start"),
+            )
+            self._filter.observe(lambda _: self._guard(self._redraw_cases), names="value")
+            self._place()
+        return self._filter
+
+    @property
+    def errors(self) -> W.Output:
+        """Where a drawing or callback error shows (built on the first one)."""
+        if self._errors is None:
+            self._errors = W.Output(layout=layout())
+            self._place()
+        return self._errors
+
+    def _children(self) -> list[W.Widget]:
+        found = [self.head, self._progress, self._filter, self.cases, self.reward.built]
+        return [widget for widget in (*found, self._errors) if widget is not None]
+
+    def _place(self) -> None:
+        """Put a widget built later in its place in the view (one comm message)."""
+        view = getattr(self, "widget", None)
+        if view is not None:
+            view.children = self._children()
 
     # --- the engine's listener --------------------------------------------------
 
@@ -111,7 +156,6 @@ class LiveView(ShownTwice):
             if self._started == 1:  # the steps before the cases have passed: say so
                 self._redraw = True
                 self._throttle.poke()
-                self._watch_rate_limit()
         elif kind is Finished:
             self.finish(event.report)  # type: ignore[union-attr]
 
@@ -162,7 +206,8 @@ class LiveView(ShownTwice):
             self.report = None
             self._state = LiveState()
             self._rows.clear()
-            self.filter.value = ALL
+            if self._filter is not None:
+                self._filter.value = ALL
         self.finish(report)
 
     def flush(self) -> int:
@@ -196,8 +241,11 @@ class LiveView(ShownTwice):
     def close(self) -> None:
         """Stop pending updates and close the widgets."""
         self._throttle.cancel()
-        for widget in (self.widget, self.head, self.progress, self.filter, self.cases, self.errors):
-            widget.close()
+        for widget in (self.widget, self.head, self._progress, self._filter, self.cases):
+            if widget is not None:
+                widget.close()
+        if self._errors is not None:
+            self._errors.close()
         self.reward.close()
 
     # --- drawing ----------------------------------------------------------------
@@ -213,8 +261,9 @@ class LiveView(ShownTwice):
         self.report = None
         self._state = self._fresh_state()
         self._rows.clear()
-        self.filter.value = ALL
-        self.filter.layout.display = "none"
+        if self._filter is not None:
+            self._filter.value = ALL
+            self._filter.layout.display = "none"
 
     def _guard(self, action: Callable[[], object]) -> None:
         """Run a widget callback; show its error in the view instead of losing it."""
@@ -236,17 +285,21 @@ class LiveView(ShownTwice):
         self._redraw = False
         self._drain()
         state = self._state
-        sent = set_value(self.head, self._head_html())
+        clean = Redactor()  # the secrets gathered once for the whole redraw
+        sent = set_value(self.head, self._head_html(clean))
         sent += self._draw_progress()
-        sent += set_value(self.cases, self._cases_html())
+        sent += set_value(self.cases, self._cases_html(clean))
         sent += self.reward.attach(state)
         sent += self.reward.render()
+        # A run still going at its first redraw may wait on a provider: watch for that
+        # from now on (a quick check ends first and starts no watching thread).
+        self._watch_rate_limit()
         return sent
 
     def _watch_rate_limit(self, shown: int = 0) -> None:
         # While a provider holds the run back no event arrives: look twice a second, and
         # redraw when the number held back changed, until the run ends.
-        def tick() -> None:
+        def tick(_: Due) -> None:
             held = waiting()
             with self._lock:
                 self._held_timer = None
@@ -261,15 +314,12 @@ class LiveView(ShownTwice):
         with self._lock:
             if self._held_timer is not None or self._finished:
                 return
-            timer = threading.Timer(HELD_REDRAW, tick)
-            timer.daemon = True
-            self._held_timer = timer
-        timer.start()
+            self._held_timer = LATER.call(HELD_REDRAW, tick)
 
     def _redraw_cases(self) -> None:
         set_value(self.cases, self._cases_html())
 
-    def _head_html(self) -> str:
+    def _head_html(self, clean: Redactor | None = None) -> str:
         state = self._state
         lang = state.lang
         report = self.report
@@ -285,10 +335,11 @@ class LiveView(ShownTwice):
             subtitle = state.summary()
             if report.interrupted:
                 subtitle += " · " + interrupted_line(report)
-        head = _html.head_html(title, status, subtitle, state.steps(), lang)
+        head = _html.head_html(title, status, subtitle, state.steps(), lang, clean)
         return self._outputs.hide_css() + head
 
-    def _draw_progress(self) -> int:
+    def _progress_wanted(self) -> tuple[dict[str, Any], str | None]:
+        """The progress bar's traits as the run stands, and its ``layout.display``."""
         state = self._state
         total = max(state.total, state.done)
         report = self.report
@@ -296,9 +347,12 @@ class LiveView(ShownTwice):
             style = "danger" if state.failures else "info"
         else:
             style = "success" if report.passed else "danger"
-        description = (
-            progress_text(state.done, total, state.lang) if total or report is None else ""
-        )
+        if report is None and not total:
+            description = t("view.waiting", state.lang)
+        elif total or report is None:
+            description = progress_text(state.done, total, state.lang)
+        else:
+            description = ""
         want = {
             "value": state.done,
             "max": max(1, total),
@@ -309,7 +363,16 @@ class LiveView(ShownTwice):
         # only when the run was cut short.
         finished_whole = report is not None and not report.interrupted
         want_display = "none" if finished_whole or (report is not None and not total) else None
-        progress = self.progress
+        return want, want_display
+
+    def _draw_progress(self) -> int:
+        want, want_display = self._progress_wanted()
+        if self._progress is None:
+            if want_display == "none":
+                return 0  # a run that ended before its bar showed: none to build
+            self._build_progress()  # drawn as wanted
+            return 1  # the view's children
+        progress = self._progress
         changed = {k: v for k, v in want.items() if getattr(progress, k) != v}
         sent = 0
         if changed:
@@ -324,10 +387,10 @@ class LiveView(ShownTwice):
             sent += 1
         return sent
 
-    def _cases_html(self) -> str:
+    def _cases_html(self, clean: Redactor | None = None) -> str:
         state = self._state
         lang = state.lang
-        which = self.filter.value if self._finished else ALL
+        which = self._filter.value if self._finished and self._filter is not None else ALL
         limit = CHECK_ROWS if state.kind == "check" else EVAL_ROWS
         cases, matching = state.select(which, limit)
         summary = ""
@@ -341,20 +404,33 @@ class LiveView(ShownTwice):
             note = t("view.showing", lang, shown=len(cases), total=matching)
         elif self._finished and not cases and state.done:
             note = t("view.no_cases", lang)
-        return _html.cases_html(cases, lang, summary=summary, note=note, row=self._row)
+        clean = clean or Redactor()
+        return _html.cases_html(
+            cases, lang, summary=summary, note=note, row=lambda c, la: self._row(c, la, clean)
+        )
 
-    def _row(self, case: CaseResult, lang: str) -> str:
+    def _row(self, case: CaseResult, lang: str, clean: Redactor) -> str:
         # A finished case never changes: its row is drawn once per view state.
         cached = self._rows.get(case.index)
         if cached is None or cached[0] is not case or cached[1] != lang:
-            row = _html.case_row_html(case, lang, open_traceback=self._state.kind == "check")
+            if not self._rows:  # drawn afresh: a repeated failure points to a row drawn now
+                self._same = SameErrors()
+            row = _html.case_row_html(
+                case,
+                lang,
+                open_traceback=self._state.kind == "check",
+                same_as=self._same.of(case),
+                cached_said=self._same.cached_said(case),
+                clean=clean,
+            )
             cached = self._rows[case.index] = (case, lang, row)
         return cached[2]
 
     def _set_filter_options(self) -> None:
         state = self._state
         if state.kind == "check" or not state.failures:
-            self.filter.layout.display = "none"
+            if self._filter is not None:
+                self._filter.layout.display = "none"
             return
         options = filter_options(state)
         keep = self.filter.value if self.filter.value in {v for _, v in options} else ALL
@@ -367,7 +443,7 @@ class LiveView(ShownTwice):
 def _running_summary(state: LiveState) -> str:
     lang = state.lang
     parts = [progress_text(state.done, max(state.total, state.done), lang)]
-    parts += means_parts(lang, state.score.mean, state.mean_named())
+    parts += means_parts(lang, state.score.mean, state.mean_named(), state.score.count, state.done)
     failed = state.failed_count
     if failed:
         parts.append(t("view.failed_count", lang, count=failed))

@@ -1,0 +1,327 @@
+"""Align a judge with the humans: ``align`` rewrites the judge's instructions with GEPA,
+from the cases where its verdict and a person's differ.
+
+The judge metric keeps its instructions in a module-level string (``prompt``,
+``"JUDGE"`` by default).  ``align`` reads the human labels (column ``labels``,
+never given to the metric) and, if given, the humans' reasons (``rationale``);
+judges every labelled case once with the old instructions (the outputs come
+from ``run`` or ``output_column``, as for ``sj.agreement``); splits the
+labelled cases, seeded, into training and held-out cases; then runs the real
+GEPA on the training cases only.  A candidate is a text for that string; its
+score on a case is whether its verdict agrees with the human label; the
+feedback the reflection model reads is the disagreement in words.  The
+held-out cases never reach the reflection model: the agreement measured on
+them, before and after, is the proof (``AlignReport.before`` / ``.after``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+from ..core.dataset import Case, DataError
+from ..core.metric import Metric
+from ..core.options import RunOptions
+from ..i18n import t
+from ..models.settings import ModelSettings
+from ..optimizers.gepa_adapter import ReflectionModel, import_gepa, optimizer_options
+from ..optimizers.optimize import (
+    check_stops,
+    chosen_reflection_model,
+    drive_gepa,
+    split_cases,
+)
+from ..optimizers.report import OptimizeEvent, OptimizeReport
+from ..quality import _scoring
+from ..quality.agreement import BINARY, human_columns, label_kind, label_value, missing_label
+from ..run.engine import RunCache, chosen_cases, execute_cases
+from ..show.formats import fmt_score
+from ..show.render import show_value
+from .judge_adapter import COMPONENT, HumanLabels, JudgeAdapter
+from .judge_prompt import JudgePrompt, find_prompt
+from .report import AlignEvent, AlignListener, AlignReport, measure
+
+__all__ = ["MIN_LABELS", "align", "align_with"]
+
+MIN_LABELS = 10  # fewer human labels say nothing held-out (MLflow's align asks as many)
+
+
+def align(
+    metric: Metric | Callable[..., Any] | str,
+    data: Any,
+    labels: str,
+    prompt: str = "JUDGE",
+    *,
+    outputs: str | Sequence[str] | None = None,
+    inputs: str | Sequence[str] | None = None,
+    split: str | None = None,
+    run: Callable[[Any, Any], Any] | str | None = None,
+    artifact: Any = None,
+    output_column: str | None = None,
+    cases: int | None = None,
+    json_columns: str | Sequence[str] | None = None,
+    dtype: Any = None,
+    threshold: float = 0.5,
+    rationale: str | None = None,
+    reflection_model: Any = None,
+    budget: int = 40,
+    max_cost: float | None = None,
+    val: float | int | None = None,
+    seed: int = 0,
+    timeout: float = 60,
+    run_timeout: float | None = None,
+    isolation: str | None = None,
+    concurrency: int = 8,
+    executor: Executor | None = None,
+    lang: str | None = None,
+    models: ModelSettings | None = None,
+    run_cache: RunCache | None = None,
+    on_event: AlignListener | None = None,
+) -> AlignReport:
+    """Rewrite the judge's instructions (the metric's string ``prompt``) until it agrees
+    with the human labels in column ``labels``, and prove it on held-out cases.
+
+    The outputs judged come from ``run(artifact, input)`` or ``output_column``.
+    Pass/fail labels are matched by the verdict (a score at or above
+    ``threshold`` is a pass); numeric labels by closeness.  ``rationale`` names
+    a column of the humans' reasons, which the reflection model reads beside
+    each disagreement.  A share ``val`` of the labelled cases (or that many) is
+    held out, by ``seed``; GEPA (``budget`` metric calls, ``max_cost``
+    dollars) learns from the others.  New texts come from ``reflection_model``
+    (a litellm model, or a callable such as :class:`StandInModel`), else the
+    configured one.  Returns an :class:`AlignReport`; ``report.save(path)``
+    writes the metric with the new instructions.
+    """
+    checked = optimizer_options(
+        run_timeout,
+        isolation,
+        outputs=outputs,
+        inputs=inputs,
+        split=split,
+        run=run,
+        artifact=artifact,
+        output_column=output_column,
+        cases=cases,
+        json_columns=json_columns,
+        dtype=dtype,
+        timeout=timeout,
+        concurrency=concurrency,
+        executor=executor,
+        lang=lang,
+        models=models,
+    )
+    return align_with(
+        metric,
+        data,
+        checked,
+        labels=labels,
+        prompt=prompt,
+        threshold=threshold,
+        rationale=rationale,
+        reflection_model=reflection_model,
+        budget=budget,
+        max_cost=max_cost,
+        val=val,
+        seed=seed,
+        run_cache=run_cache,
+        on_event=on_event,
+    )
+
+
+def align_with(
+    metric: Metric | Callable[..., Any] | str,
+    data: Any,
+    options: RunOptions,
+    *,
+    labels: str,
+    prompt: str = "JUDGE",
+    threshold: float = 0.5,
+    rationale: str | None = None,
+    reflection_model: Any = None,
+    budget: int = 40,
+    max_cost: float | None = None,
+    val: float | int | None = None,
+    seed: int = 0,
+    run_cache: RunCache | None = None,
+    on_event: AlignListener | None = None,
+) -> AlignReport:
+    """:func:`align` with its run options already checked (``%skynet_align`` calls it)."""
+    lang = options.language
+    started = _scoring.clock()
+    import_gepa()  # without the library, say so before anything runs
+    check_stops(budget, max_cost, lang)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise ValueError(t("quality.agree.threshold", lang, value=threshold))
+    for column in (labels, rationale):
+        if column is not None and (not isinstance(column, str) or not column):
+            raise ValueError(t("align.column_name", lang, value=repr(column)))
+    loaded = _scoring.load(metric, lang)
+    judge_prompt = find_prompt(loaded, prompt, lang)
+    reflection = ReflectionModel(chosen_reflection_model(reflection_model, options.models, lang))
+    humans, options = _human_labels(data, options, labels, rationale, float(threshold))
+    wanted = [case for case in chosen_cases(data, options) if case.index in humans.labels]
+    _enough(humans, len(wanted), lang)
+
+    # The old instructions judge every labelled case once: the held-out "before", and the
+    # outputs every candidate judges again (run is never called again).
+    if on_event is not None:
+        on_event(AlignEvent("outputs", _empty_report(loaded, judge_prompt, humans, lang)))
+    first = execute_cases("eval", loaded, wanted, options, on_event=None, run_cache=run_cache)
+    judged = [r for r in first.cases if _scoring.has_output(r)]
+    left_out = tuple(sorted(set(humans.labels) - {r.index for r in judged}))
+    if first.interrupted:
+        raise KeyboardInterrupt
+    _enough(humans, len(judged), lang)
+    known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
+    train, held = split_cases(known, val, seed, lang)
+
+    report = _empty_report(loaded, judge_prompt, humans, lang)
+    report.prompt = judge_prompt
+    report.rationale_column = rationale
+    report.optimization = OptimizeReport(
+        seed_artifact=judge_prompt.text,
+        budget=budget,
+        max_cost=max_cost,
+        lang=lang,
+        metric_name=loaded.name,
+        component=COMPONENT,
+        train_size=len(train),
+        val_size=len(train),  # GEPA keeps what agrees best with the training cases
+        val_cases=[case.index for case in train],
+    )
+    report.train_cases = [case.index for case in train]
+    report.held_out_cases = [case.index for case in held]
+    report.left_out = left_out
+    report.first_pass_calls = len(first.cases)
+    by_index = {r.index: r for r in first.cases}
+    report.held_out[0] = humans.report(loaded.name, [by_index[c.index] for c in held], lang)
+
+    adapter = JudgeAdapter(judge_prompt, humans, options)
+    for result in first.cases:
+        adapter.spend.add_case(result)
+
+    def judge_held_out(candidate: int, text: str) -> None:
+        results = adapter.judge(held, text, events=False)
+        report.held_out_calls += len(results)
+        report.held_out[candidate] = humans.report(loaded.name, results, lang)
+
+    def relay(event: OptimizeEvent) -> None:
+        best = report.optimization.best
+        if event.kind == "candidate" and best is not None and best.index not in report.held_out:
+            judge_held_out(best.index, best.text)  # a new best on the training cases
+            _tell(on_event, "held_out", report)
+        _tell(on_event, event.kind if event.kind != "finished" else "gepa_done", report)
+
+    gepa_options: dict[str, Any] = {}
+    recorder = drive_gepa(
+        report.optimization,
+        adapter,
+        reflection,
+        {COMPONENT: judge_prompt.text},
+        train,
+        train,
+        max_cost=max_cost,
+        seed=seed,
+        gepa_options=gepa_options,
+        on_event=relay,
+    )
+    best = report.optimization.best
+    if best is not None and best.index not in report.held_out and not report.interrupted:
+        judge_held_out(best.index, best.text)
+    report.advice = _why_not(report)
+    report.elapsed_s = _scoring.clock() - started
+    report.finished = report.optimization.finished = True
+    recorder.emit("finished")  # the costs, once more, then the listener's last event
+    _tell(on_event, "finished", report)
+    return report
+
+
+def _tell(on_event: AlignListener | None, kind: str, report: AlignReport) -> None:
+    if on_event is not None and kind != "gepa_done":
+        on_event(AlignEvent(kind, report))
+
+
+def _empty_report(
+    metric: Metric, prompt: JudgePrompt, humans: HumanLabels, lang: str
+) -> AlignReport:
+    """The report before GEPA starts (what the live view shows during the first pass)."""
+    text = prompt.text
+    return AlignReport(
+        metric_name=metric.name,
+        prompt_name=prompt.name,
+        labels_column=humans.column,
+        lang=lang,
+        kind=humans.kind,
+        threshold=humans.threshold,
+        seed_prompt=text,
+        optimization=OptimizeReport(seed_artifact=text, budget=0, lang=lang),
+    )
+
+
+def _human_labels(
+    data: Any, options: RunOptions, column: str, rationale: str | None, threshold: float
+) -> tuple[HumanLabels, RunOptions]:
+    """The labelled cases' labels (and reasons), and options that never show them."""
+    lang = options.language
+    columns = [column] if rationale is None else [column, rationale]
+    rows, options = human_columns(data, options, columns)
+    labels: dict[int, Any] = {}
+    values: dict[int, float] = {}
+    reasons: dict[int, str] = {}
+    for index, row in rows.items():
+        label = row[column]
+        if missing_label(label):
+            continue
+        value = label_value(label)
+        if value is None:
+            example = show_value(label)
+            raise DataError(t("quality.agree.bad_labels", lang, column=column, example=example))
+        labels[index], values[index] = label, value
+        if rationale is not None and not missing_label(row[rationale]):
+            reasons[index] = str(row[rationale]).strip()
+    kind = label_kind(values.values())
+    return HumanLabels(column, kind, threshold, labels, values, reasons), options
+
+
+def _enough(humans: HumanLabels, count: int, lang: str) -> None:
+    """Ten labelled cases or more, not all with the same label: else one sentence."""
+    if count < MIN_LABELS:
+        raise DataError(
+            t("align.too_few_labels", lang, count=count, column=humans.column, least=MIN_LABELS)
+        )
+    values = set(humans.values.values())
+    if len(values) == 1:
+        (value,) = values
+        shown = humans.word(value, lang) if humans.kind == BINARY else fmt_score(value)
+        raise DataError(t("align.constant_labels", lang, column=humans.column, value=shown))
+
+
+def _why_not(report: AlignReport) -> list[str]:
+    """Why the held-out agreement did not improve, in plain sentences."""
+    if report.improved or report.before is None:
+        return []
+    lang = report.lang
+    notes: list[str] = []
+    before = measure(report.before)
+    if before is not None and before >= 1.0:
+        return [t("align.why_perfect", lang)]
+    optimization = report.optimization
+    if optimization.improved:
+        notes.append(
+            t(
+                "align.why_overfit",
+                lang,
+                before=fmt_score(optimization.seed_score),
+                after=fmt_score(optimization.best_score),
+            )
+        )
+    elif optimization.proposals:
+        notes.append(t("align.why_rejected", lang, count=len(optimization.proposals)))
+    elif optimization.stopped == "budget":
+        train = len(report.train_cases)
+        needed = 2 * train + 6  # the training cases twice, and a minibatch of 3 twice
+        notes.append(t("align.why_budget", lang, budget=report.budget, train=train, needed=needed))
+    if report.rationale_column is None:
+        notes.append(t("align.why_no_rationale", lang))
+    return notes

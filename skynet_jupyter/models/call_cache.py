@@ -1,0 +1,266 @@
+"""Model calls kept, keyed on the request as sent: :class:`CallCache`.
+
+What a model answers depends on the request, not on the Python code that
+built it, so the key is the request: a SHA-256 over a canonical JSON of the
+litellm arguments of one ``llm()`` call (the model string, ``api_base``,
+every argument that may change the reply: ``temperature``, ``top_p``,
+``max_tokens``, ``seed``, ``stop``, ``response_format``, ``tools``...) and the
+messages as sent.  Secrets are left out (``api_key``, credential headers: a
+new key keeps the replies), and so is what only changes how the call is made
+(retries, timeouts, prices).  The run function itself runs every time; when
+all its calls are found here it costs only its own Python time.
+
+A reply found here keeps what the call it came from measured (its latency,
+tokens and cost), so a case counts it exactly as if the call were made now.
+Only litellm models are kept: a callable model or ``StandInModel`` is local
+(and free), and is always called.  Replies live in memory and, with a
+``path``, in a sqlite file (:mod:`.call_store`) that survives a restart and is
+shared by kernels and processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..core.secrets import masked, secret_name
+from .call_store import CallStore, Cleared
+
+__all__ = ["CachedReply", "CallCache", "request_key"]
+
+SCHEMA = 1  # change it when what a key covers, or what a record holds, changes
+
+# litellm arguments that change how a call is made, never what the model answers.
+_NOT_IN_KEY = frozenset(
+    {
+        "retry_strategy",
+        "retry_policy",
+        "max_retries",
+        "num_retries",
+        "timeout",
+        "request_timeout",
+        "stream_timeout",
+        "metadata",
+        "caching",
+        "cache",
+        "client",
+        "logger_fn",
+        "input_cost_per_token",
+        "output_cost_per_token",
+        "mock_timeout",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CachedReply:
+    """A reply as the call that made it measured it (``cost_usd=None``: price unknown)."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    latency_ms: float
+
+    def record(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> CachedReply | None:
+        """The reply a stored record holds, or None (a miss) for any other shape."""
+        try:
+            text, latency = record["text"], float(record["latency_ms"])
+            cost = record["cost_usd"]
+            reply = cls(
+                text,
+                int(record["input_tokens"]),
+                int(record["output_tokens"]),
+                None if cost is None else float(cost),
+                latency,
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+        return reply if isinstance(text, str) else None
+
+
+class _NoKey(Exception):
+    """A request holding a value with no canonical form: that call is not kept."""
+
+
+def request_key(call: Mapping[str, Any]) -> str | None:
+    """The key of one litellm call (its ``litellm.completion`` arguments), or None.
+
+    None: an argument has no canonical JSON form (an object whose text would
+    hold its address), so the call is made and not kept, never mixed up.
+    """
+    identity = {}
+    for name, value in call.items():
+        if name in _NOT_IN_KEY or _is_secret(name):
+            continue  # with or without a key in the settings, the request is the same
+        identity[name] = masked(value, headers=True) if _HEADERS.search(name) else value
+    try:
+        text = json.dumps(
+            {"schema": SCHEMA, "request": identity},
+            sort_keys=True,
+            ensure_ascii=False,
+            separators=(",", ":"),
+            default=_canonical,
+        )
+    except (_NoKey, TypeError, ValueError, RecursionError):
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_HEADERS = re.compile(r"headers?$", re.IGNORECASE)
+
+
+def _is_secret(name: str) -> bool:
+    """A credential argument (api_key, aws_secret_access_key...), not max_tokens."""
+    return secret_name(name) and not name.lower().endswith("tokens")
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON form for what ``json`` does not know: the form litellm sends, or _NoKey."""
+    schema = getattr(value, "model_json_schema", None)  # a pydantic model class
+    if isinstance(value, type) and callable(schema):
+        return {"schema_of": value.__qualname__, "schema": schema()}
+    dump = getattr(value, "model_dump", None)  # a pydantic model instance
+    if callable(dump):
+        return dump(mode="json")
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=repr)
+    item = getattr(value, "item", None)  # a NumPy scalar
+    if callable(item) and type(value).__module__ == "numpy":
+        return item()
+    tolist = getattr(value, "tolist", None)  # a NumPy array
+    if callable(tolist) and type(value).__module__ == "numpy":
+        return tolist()
+    raise _NoKey(type(value).__name__)
+
+
+class CallCache:
+    """Replies of model calls by :func:`request_key`: in memory, and in a file with ``path``.
+
+    ``reads`` False: every call is made again and its reply replaces the old
+    one (``--fresh``); ``judge_reads`` False: only the judge's calls are made
+    again (``stability`` measures the judge, so it must really ask it).
+    ``hits`` / ``misses`` count this cache's look-ups in this process.
+    """
+
+    def __init__(
+        self,
+        store: MutableMapping[str, CachedReply] | None = None,
+        *,
+        path: str | os.PathLike[str] | None = None,
+    ) -> None:
+        self.store: MutableMapping[str, CachedReply] = {} if store is None else store
+        self.disk: CallStore | None = None if path is None else CallStore(path)
+        self.reads = True
+        self.judge_reads = True
+        self._counts = _Counts()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # To a worker process or a Dask node: the file and the policy, not the kernel's
+        # replies (the file has them, and a worker's replies reach it too).
+        return {"disk": self.disk, "reads": self.reads, "judge_reads": self.judge_reads}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.store, self.disk, self._counts = {}, state["disk"], _Counts()
+        self.reads, self.judge_reads = state["reads"], state["judge_reads"]
+
+    # --- views -----------------------------------------------------------------------
+
+    def _view(self, reads: bool, judge_reads: bool) -> CallCache:
+        view = CallCache(self.store)
+        view.disk, view._counts = self.disk, self._counts
+        view.reads, view.judge_reads = reads, judge_reads
+        return view
+
+    def fresh(self) -> CallCache:
+        """This cache, written to but not read from (``--fresh``: every call made again)."""
+        return self._view(False, False)
+
+    def fresh_judge(self) -> CallCache:
+        """This cache, but the judge's calls are made again (and replace what was kept)."""
+        return self._view(self.reads, False)
+
+    def use_file(self, path: str | os.PathLike[str] | None) -> None:
+        """Keep replies in the file at ``path`` from now on (None: in memory only)."""
+        if self.disk is not None:
+            self.disk.close()
+        self.disk = None if path is None else CallStore(path)
+
+    # --- look-ups ----------------------------------------------------------------------
+
+    def get(self, key: str) -> CachedReply | None:
+        """The reply kept for ``key`` (memory first, then the file), counted as a hit or miss."""
+        found = self.store.get(key)
+        if found is None and self.disk is not None:
+            record = self.disk.get(key)
+            found = None if record is None else CachedReply.from_record(record)
+            if found is not None:
+                self.store[key] = found
+        self._counts.add(found is not None)
+        return found
+
+    def put(self, key: str, reply: CachedReply) -> None:
+        self.store[key] = reply
+        if self.disk is not None:
+            self.disk.put(key, reply.record())
+
+    @property
+    def hits(self) -> int:
+        return self._counts.hits
+
+    @property
+    def misses(self) -> int:
+        return self._counts.misses
+
+    def clear(self) -> int:
+        """Forget every reply, in memory and on disk; how many were forgotten."""
+        return self.empty().count
+
+    def empty(self) -> Cleared:
+        """:meth:`clear`, saying what was done to the file (a damaged one is removed)."""
+        count = len(self.store)
+        self.store.clear()
+        self._counts.reset()
+        if self.disk is None:
+            return Cleared(count)
+        done = self.disk.clear()
+        return Cleared(max(count, done.count), done.removed, done.kept_directory)
+
+    def __len__(self) -> int:
+        return max(len(self.store), 0 if self.disk is None else len(self.disk))
+
+    def __repr__(self) -> str:
+        where = "memory" if self.disk is None else str(self.disk.path)
+        return f"<{type(self).__name__} {len(self.store)} replies in memory; {where}>"
+
+
+class _Counts:
+    """Hits and misses, shared by a cache and its views (threads add to them at once)."""
+
+    __slots__ = ("_lock", "hits", "misses")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def add(self, hit: bool) -> None:
+        with self._lock:
+            if hit:
+                self.hits += 1
+            else:
+                self.misses += 1
+
+    def reset(self) -> None:
+        with self._lock:
+            self.hits = self.misses = 0

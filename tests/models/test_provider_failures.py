@@ -1,0 +1,277 @@
+"""Providers that hang, refuse everything or send odd headers (issue 24, items 4 and 8).
+
+Real litellm against the loopback server (``openai_server.py``): a ``[[stall]]``
+request hangs until the test releases it, ``[[status=429]]`` is always refused,
+``extra_headers`` sends what a careless provider sends.  Limits are short and
+set per test (``configure(refusal_timeout=...)``), so nothing waits a minute.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+
+import pytest
+
+import skynet_jupyter as sj
+from skynet_jupyter import ModelCallError, ModelSettings
+from skynet_jupyter.helper.skynet import llm
+from skynet_jupyter.models import llm as _llm
+from skynet_jupyter.models import rate_limit as _rate_limit
+from skynet_jupyter.run import workers
+from tests.models.test_rate_limit import _wait_for
+from tests.openai_server import OpenAIServer
+
+TASK = "gpt-4o-mini"
+KEY = "sk-provider-0123456789abcdef"
+
+
+@pytest.fixture
+def server():
+    """A fresh server per test: a new port, so new endpoints and new limiters."""
+    with OpenAIServer() as fresh:
+        yield fresh
+
+
+@pytest.fixture
+def short_refusal():
+    """A refusal limit of 0.6 s for this test (the default is 60 s)."""
+    sj.configure(refusal_timeout=0.6)
+    yield 0.6
+    sj.configure(refusal_timeout=_rate_limit.REFUSAL_TIMEOUT)
+
+
+def model(server: OpenAIServer) -> dict:
+    return {"model": f"openai/{TASK}", "api_base": server.base_url, "api_key": KEY}
+
+
+def limiter_of(server: OpenAIServer) -> _rate_limit.EndpointLimiter:
+    return _rate_limit.limiter_for(*_rate_limit.endpoint_key(model(server)))
+
+
+def answered(input, output, expected=None):
+    return 1.0, {"feedback": "Answered."}
+
+
+def ask(artifact, case):
+    return llm("Label the support ticket.", case["text"])
+
+
+# --- item 4: a stalled provider -----------------------------------------------------------
+
+
+def test_requests_that_hang_past_the_run_limit_give_their_place_back(server):
+    hung = [{"text": f"[[stall]] ticket {i}", "label": "billing"} for i in range(4)]
+    models = ModelSettings(task_model=model(server))
+    try:
+        stalled = sj.evaluate(
+            answered,
+            hung,
+            outputs="label",
+            run=ask,
+            concurrency=4,
+            run_timeout=1,
+            models=models,
+        )
+        assert not any(case.passed for case in stalled.cases)
+        assert server.stalled() == 4  # the provider still holds them: the threads are blocked
+        limiter = limiter_of(server)
+        # abandoned cases hold no place in the window, and nobody waits for one
+        assert limiter.in_flight == 0 and limiter.waiting == 0
+
+        healthy = [{"text": f"ticket {i}", "label": "billing"} for i in range(8)]
+        report = sj.evaluate(
+            answered,
+            healthy,
+            outputs="label",
+            run=ask,
+            concurrency=4,
+            run_timeout=3,
+            models=models,
+        )
+
+        assert [case.error for case in report.cases if not case.passed] == []
+        assert len([r for r in server.calls() if "[[stall]]" not in r.text]) == 8
+    finally:
+        server.release_stalled()
+        _wait_for(lambda: workers.blocked_threads() == 0, "the blocked threads to end")
+    assert limiter_of(server).in_flight == 0  # the late answers did not count twice
+
+
+# --- item 8: a provider that refuses everything ------------------------------------------
+
+
+def test_a_provider_that_refuses_everything_stops_the_run(server, short_refusal):
+    server.retry_after_ms = 150
+    refused = [{"text": f"[[status=429]] ticket {i}", "label": "billing"} for i in range(8)]
+
+    report = sj.evaluate(
+        answered,
+        refused,
+        outputs="label",
+        run=ask,
+        concurrency=2,
+        models=ModelSettings(task_model=model(server)),
+    )
+
+    assert len(report.cases) == 8 and not report.passed
+    assert not any(case.passed for case in report.cases)
+    # far fewer requests than 8 cases x 9 attempts: the run stopped
+    sent = len(server.calls())
+    assert sent < 2 * (_rate_limit.RATE_LIMIT_RETRIES + 1)
+    said = [case.error or "" for case in report.cases]
+    assert all("refused every request" in error for error in said)
+    assert any("not run" in error.lower() for error in said)  # cases left are not started
+    assert "configure(refusal_timeout=" in said[-1]
+    assert KEY not in " ".join(said)
+
+
+def test_a_success_resets_the_refusal_clock():
+    """Refusals count from the first 429 after the last answer (times: sleeps of 0.6 s
+    against a limit of 1 s, the limiter's own calls take microseconds)."""
+    sj.configure(refusal_timeout=1.0)
+    try:
+        limiter = _rate_limit.EndpointLimiter("openai/refusing", "http://127.0.0.1:9")
+        refusal = RuntimeError("HTTP 429")
+
+        def refused() -> None:
+            limiter.rate_limited_by(limiter.acquire(), {"retry-after-ms": "0"}, refusal)
+
+        refused()
+        time.sleep(0.6)
+        limiter.succeeded(limiter.acquire(), None)  # an answer in between
+        refused()
+        time.sleep(0.6)
+        refused()
+        assert not limiter.refusing()  # 0.6 s of refusals since the answer, not 1.2 s
+        time.sleep(0.6)
+        refused()
+        assert limiter.refusing()  # 1.2 s of nothing but refusals
+        with pytest.raises(_rate_limit.Refused):  # no request, but for one probe at a time
+            limiter.rate_limited_by(limiter.acquire(), {"retry-after-ms": "5000"}, refusal)
+            limiter.acquire()
+        assert limiter.in_flight == 0 and limiter.waiting == 0
+    finally:
+        sj.configure(refusal_timeout=_rate_limit.REFUSAL_TIMEOUT)
+
+
+def test_the_refusal_limit_is_checked():
+    with pytest.raises(ValueError, match="refusal_timeout"):
+        sj.configure(refusal_timeout=math.nan)
+    with pytest.raises(ValueError, match="refusal_timeout"):
+        sj.configure(refusal_timeout=0)
+    with pytest.raises(ValueError, match="refusal_timeout"):
+        sj.configure(refusal_timeout="60")  # type: ignore[arg-type]
+    assert _rate_limit.refusal_timeout() == _rate_limit.REFUSAL_TIMEOUT
+
+
+# --- item 8: odd header values ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"x-ratelimit-limit-requests": "inf", "x-ratelimit-remaining-requests": "nan"},
+        {"x-ratelimit-limit-requests": "1e400", "x-ratelimit-reset-requests": "1e400s"},
+        {"anthropic-ratelimit-requests-limit": "-inf"},
+    ],
+)
+def test_non_finite_rate_headers_on_an_answer_are_ignored(server, headers):
+    server.extra_headers = headers
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reply = _llm.complete(model(server), "Label.", "hello")
+    assert reply.text == f"Answer from {TASK}."
+    limiter = limiter_of(server)
+    assert limiter.rate is None and limiter.learnt_rate is None  # nothing learnt from them
+    assert any("ignored" in str(w.message) for w in caught)
+
+
+def test_a_non_finite_retry_after_is_ignored(server):
+    server.retry_after_ms = None
+    server.extra_headers = {"Retry-After": "1e400"}
+    server.fail_next(429)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        reply = _llm.complete(model(server), "Label.", "hello")
+    assert reply.retries == 1
+    assert limiter_of(server).paused_for() == 0
+    assert any("Retry-After" in str(w.message) for w in caught)
+
+
+def test_a_reset_header_in_epoch_seconds_is_read_as_a_moment(server):
+    in_ten = time.time() + 10
+    server.extra_headers = {
+        "x-ratelimit-limit-requests": "100",
+        "x-ratelimit-remaining-requests": "50",
+        "x-ratelimit-reset-requests": f"{in_ten:.0f}",
+    }
+    _llm.complete(model(server), "Label.", "hello")
+    limiter = limiter_of(server)
+    # 50 spent, full again in ~10 s: ~5 requests/s, not 50 / 1.7e9 (the 0.2 floor)
+    assert limiter.learnt_rate is not None and 3.5 < limiter.learnt_rate < 7
+    with pytest.warns(RuntimeWarning, match="x-ratelimit-reset-requests"):
+        assert _rate_limit.parse_reset(f"{time.time() - 50:.0f}") is None  # a past moment
+
+
+def test_odd_headers_never_stall_or_crash_a_call(server):
+    server.retry_after_ms = None
+    server.extra_headers = {
+        "Retry-After": "nan",
+        "retry-after-ms": "-inf",
+        "x-ratelimit-limit-requests": "ten",
+        "x-ratelimit-remaining-requests": "99999999999999999999999",
+        "x-ratelimit-reset-requests": "-3s",
+    }
+    server.fail_next(429)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reply = _llm.complete(model(server), "Label.", "hello")
+        assert reply.retries == 1 and limiter_of(server).paused_for() == 0
+        with pytest.raises(ModelCallError):  # a client error: not retried, no crash
+            _llm.complete(model(server), "Label.", "[[status=401]] hello")
+
+
+# --- issue 26: a rate limit without rate headers ------------------------------------------
+
+
+def test_a_late_429_of_the_same_burst_does_not_lengthen_the_pause():
+    """Two requests in flight get 429s; this thread reads the second one late (a busy
+    client): the endpoint's pause still ends a Retry-After after the first."""
+    limiter = _rate_limit.EndpointLimiter("openai/bursty", "http://127.0.0.1:9")
+    first, second = limiter.acquire(), limiter.acquire()
+    limiter.rate_limited_by(first, {"retry-after-ms": "1000"})
+    ends = limiter.paused_until
+    time.sleep(0.1)
+    limiter.rate_limited_by(second, {"retry-after-ms": "1000"})
+    assert limiter.paused_until == ends
+    assert limiter.in_flight == 0
+
+
+def test_a_lone_429_at_a_known_pace_slows_down_without_pausing_everyone():
+    limiter = _rate_limit.EndpointLimiter("openai/paced", "http://127.0.0.1:9")
+    for _ in range(_rate_limit.MIN_LOAD + 4):  # answers under load, then the first 429
+        limiter.succeeded(limiter.acquire(), None)
+    limiter.rate_limited_by(limiter.acquire(), {"retry-after-ms": "50"})
+    assert limiter.rate is not None and limiter.paused_for() > 0  # unknown pace: all wait
+    time.sleep(0.06)
+    limiter.succeeded(limiter.acquire(), None)
+    pace = limiter.rate
+    limiter.rate_limited_by(limiter.acquire(), {"retry-after-ms": "5000"})
+    assert limiter.paused_for() == 0  # others go on, at a lower pace
+    assert limiter.rate is not None and limiter.rate < pace
+
+
+def test_the_refused_request_itself_waits_its_retry_after(server):
+    """A 429's own retry waits the pause it asked for (Retry-After: 0.3, at a known pace)."""
+    server.rate_limit = 1000  # paced from the headers
+    server.rate_burst = 50
+    task = model(server)
+    _llm.complete(task, "Label.", "hello")
+    server.rate_retry_after = 0.3
+    server.fail_next(429)
+    reply = _llm.complete(task, "Label.", "again")
+    refused, again = server.calls()[-2:]
+    assert reply.retries == 1 and refused.status == 429
+    assert again.arrived >= refused.answered + 0.3
