@@ -148,7 +148,7 @@ class CallCache:
     """Replies of model calls by :func:`request_key`: in memory, and in a file with ``path``.
 
     ``reads`` False: every call is made again and its reply replaces the old
-    one (``--fresh``); ``judge_reads`` False: only the judge's calls are made
+    one (``--fresh``, ``fresh=True``); ``judge_reads`` False: only the judge's calls are made
     again (``stability`` measures the judge, so it must really ask it).
     ``hits`` / ``misses`` count this cache's look-ups in this process.
     """
@@ -158,11 +158,12 @@ class CallCache:
         store: MutableMapping[str, CachedReply] | None = None,
         *,
         path: str | os.PathLike[str] | None = None,
+        fresh: bool = False,
     ) -> None:
         self.store: MutableMapping[str, CachedReply] = {} if store is None else store
         self.disk: CallStore | None = None if path is None else CallStore(path)
-        self.reads = True
-        self.judge_reads = True
+        self.reads = not fresh  # fresh: ask every model again, keeping the new replies
+        self.judge_reads = not fresh
         self._counts = _Counts()
 
     def __getstate__(self) -> dict[str, Any]:

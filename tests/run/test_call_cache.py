@@ -262,6 +262,17 @@ def test_fresh_asks_again_and_replaces_the_replies(server, tmp_path):
     assert sj.RunCache(path=path).clear() == 3 and len(sj.RunCache(path=path)) == 0
 
 
+def test_fresh_true_is_the_same_as_fresh(server, tmp_path):
+    path = tmp_path / "runs.sqlite"
+    run = lambda artifact, input: llm("Label.", input["text"])  # noqa: E731
+    evaluate(run, server, sj.RunCache(path=path))
+    server.reply = lambda request: "second answer"
+    fresh = evaluate(run, server, sj.RunCache(path=path, fresh=True))
+    assert asks(server) == 6 and not any(c.cached for c in fresh.cases)
+    replaced = evaluate(run, server, sj.RunCache(path=path))  # the new replies were kept
+    assert asks(server) == 6 and [c.output for c in replaced.cases] == ["second answer"] * 3
+
+
 def test_a_cached_reply_counts_in_the_reward_as_if_made_now(server):
     server.delay = 0.05
     spec = {
