@@ -63,7 +63,7 @@ def report_annotations(report: CheckReport, metric: str) -> list[str]:
     """The workflow commands of ``report`` (a check of the metric file ``metric``)."""
     from ..core.report import ADVICE, FAILED
     from ..core.secrets import Redactor
-    from ..show.render import bounded, interrupted_line, step_hint
+    from ..show.render import bounded, cases_missing_unsaid, interrupted_line, step_hint
 
     clean, lang = Redactor(), report.lang
     commands: list[str] = []
@@ -78,7 +78,7 @@ def report_annotations(report: CheckReport, metric: str) -> list[str]:
         command = "error" if step.status == FAILED else "warning"
         said = "\n".join(lines) or step.title
         commands.append(workflow_command(command, said, file=file, line=line, title=step.title))
-    if report.interrupted or len(report.cases) < report.total_cases:
+    if cases_missing_unsaid(report):
         title = t("junit.all_cases_ran", lang)
         commands.append(
             workflow_command("error", interrupted_line(report), file=_shown(metric), title=title)

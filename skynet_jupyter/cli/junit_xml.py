@@ -49,7 +49,7 @@ INPUT_CHARS = 60  # of a case's input in its test case's name
 def report_suite(report: CheckReport, metric: str) -> str:
     """The ``<testsuite>`` of one check or evaluation of the metric file ``metric``."""
     from ..core.secrets import Redactor
-    from ..show.render import interrupted_line
+    from ..show.render import cases_missing_unsaid, interrupted_line
 
     clean = Redactor()  # the secrets gathered once for every text of the suite
     suite = _suite(metric, report.elapsed_s)
@@ -64,7 +64,7 @@ def report_suite(report: CheckReport, metric: str) -> str:
     steps_class, cases_class = _class_name(metric, "contract"), _class_name(metric, "cases")
     for step in report.steps:
         suite.append(_step_case(step, steps_class, report.lang, clean))
-    if report.interrupted or len(report.cases) < report.total_cases:
+    if cases_missing_unsaid(report):
         missing = _case(steps_class, t("junit.all_cases_ran", report.lang), 0.0)
         _add(missing, "failure", interrupted_line(report), type="interrupted")
         suite.append(missing)

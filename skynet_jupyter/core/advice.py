@@ -147,7 +147,21 @@ def _mentions(feedback: str, value: str) -> bool:
 def names_target(feedback: str, case: CaseResult) -> bool:
     """True when ``feedback`` says something about what a correct output looks like."""
     output = case.output if isinstance(case.output, str) else None
-    return _names_target(feedback, tuple(_leaves(case.expected)), output)
+    return _names_target(feedback, _expected_texts(case.expected), output)
+
+
+def _expected_texts(expected: Any) -> tuple[str, ...]:
+    """``tuple(_leaves(expected))``, read straight off a dict of text (the usual expected)."""
+    if type(expected) is not dict:
+        return tuple(_leaves(expected))
+    texts = []
+    for value in expected.values():
+        if type(value) is not str:
+            return tuple(_leaves(expected))
+        text = value.strip()
+        if text:
+            texts.append(text)
+    return tuple(texts)
 
 
 @lru_cache(maxsize=4096)  # the same feedback, expected value and output come back often
@@ -195,7 +209,10 @@ def advise(report: CheckReport, data: Any = None) -> Step:
             id=FEEDBACK_ADVICE, title=title, status=SKIPPED, message=t("advice.no_cases", lang)
         )
     reward = report.reward_spec is not None
-    quality = {case.index: _quality(case, reward) for case in cases}
+    if reward:
+        quality = {case.index: _quality(case, reward) for case in cases}
+    else:  # _quality without a reward: the score (every case read has one)
+        quality = {case.index: case.score for case in cases if case.score is not None}
     full = max(1.0, *quality.values())
     low = LOW_FRACTION * full
 
@@ -248,7 +265,8 @@ def advise(report: CheckReport, data: Any = None) -> Step:
             generic,
         )
     for feedback, group in _by_feedback(cases).items():
-        values = {round(quality[case.index], 9) for case in group}
+        # Rounded once per distinct score (in the order first seen), not per case: the same set.
+        values = {round(value, 9) for value in dict.fromkeys(quality[case.index] for case in group)}
         if feedback.strip() and len(values) > 1:
             flag(
                 t(
@@ -260,7 +278,7 @@ def advise(report: CheckReport, data: Any = None) -> Step:
                 ),
                 group,
             )
-    distinct = {round(value, 9) for value in quality.values()}
+    distinct = {round(value, 9) for value in dict.fromkeys(quality.values())}
     if len(cases) >= 2 and len(distinct) == 1:
         constant = (
             "advice.constant_accuracy"
@@ -377,10 +395,14 @@ def _by_feedback(cases: Sequence[CaseResult]) -> dict[str, list[CaseResult]]:
     """Cases grouped by their feedback, compared without case, accents or punctuation."""
     groups: dict[str, list[CaseResult]] = {}
     first: dict[str, str] = {}
+    same_text: dict[str, list[CaseResult]] = {}  # the group of each feedback text seen
     for case in cases:
-        key = _plain(case.feedback or "")
-        text = first.setdefault(key, case.feedback or "")
-        groups.setdefault(text, []).append(case)
+        feedback = case.feedback or ""
+        group = same_text.get(feedback)
+        if group is None:  # a text not seen before: its key, once
+            text = first.setdefault(_plain(feedback), feedback)
+            group = same_text[feedback] = groups.setdefault(text, [])
+        group.append(case)
     return groups
 
 

@@ -508,9 +508,10 @@ def load_cases(
         if isinstance(data, str | os.PathLike):
             raise DataError("data.no_rows_in_file", path=os.fspath(data))
         raise DataError("data.no_rows")
-    if fresh_table:  # every row holds the table's columns, in its order
-        columns = list(rows[0])
-    else:
+    columns = list(rows[0])
+    # A table's rows all hold its columns, in its order; a list's rows usually hold the
+    # same keys: then the first row's are every column, in the order of first appearance.
+    if not fresh_table and len(set().union(*rows)) != len(columns):
         columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))  # C-speed, in order
     output_names = _split_names(outputs) or []
     input_names = _split_names(inputs)
@@ -524,19 +525,13 @@ def load_cases(
     if input_names is None:
         skip = {*output_names, output_column, SPLIT_COLUMN if split is not None else None}
         input_names = [name for name in columns if name not in skip]
-    pick_expected = _picker(output_names) if output_names else None
     if _keeps_rows(fresh_table, columns, input_names):
-        cases = _cases_keeping_rows(rows, input_names, pick_expected, output_column)
+        cases = _cases_keeping_rows(rows, input_names, output_names, output_column)
     else:
-        pick_input = _picker(input_names)
-        cases = Cases(
-            Case(
-                index,
-                pick_input(row),
-                pick_expected(row) if pick_expected is not None else None,
-                row.get(output_column) if output_column is not None else NO_OUTPUT,
-            )
-            for index, row in enumerate(rows)
+        cases = _made_cases(
+            _picked(rows, input_names),
+            _picked(rows, output_names) if output_names else itertools.repeat(None),
+            _outputs(rows, output_column),
         )
     cases.default_inputs = tuple(input_names) if defaulted else None
     cases.json_like = json_like
@@ -564,7 +559,7 @@ def _keeps_rows(fresh_table: bool, columns: list[str], input_names: list[str]) -
 def _cases_keeping_rows(
     rows: list[dict[str, Any]],
     input_names: list[str],
-    pick_expected: Any,
+    output_names: list[str],
     output_column: str | None,
 ) -> Cases:
     """The cases of a table read here, each row becoming its case's ``input``.
@@ -576,9 +571,7 @@ def _cases_keeping_rows(
     column, 0.9 µs for six: ``benchmarks/README.md``).
     """
     expected: Iterable[dict[str, Any] | None] = (
-        [pick_expected(row) for row in rows]
-        if pick_expected is not None
-        else itertools.repeat(None)
+        _picked(rows, output_names) if output_names else itertools.repeat(None)
     )
     outputs: Iterable[Any] = (
         list(map(itemgetter(output_column), rows))
@@ -587,15 +580,49 @@ def _cases_keeping_rows(
     )
     for name in [name for name in rows[0] if name not in input_names]:
         collections.deque(map(dict.pop, rows, itertools.repeat(name)), maxlen=0)
-    return Cases(map(Case, range(len(rows)), rows, expected, outputs))
+    return _made_cases(rows, expected, outputs)
 
 
-def _picker(names: Sequence[str]) -> Any:
-    """A function building the dict of ``names`` from a row (one name: a faster literal)."""
+def _outputs(rows: list[Any], output_column: str | None) -> Iterable[Any]:
+    """Each row's known output (``row.get``), or NO_OUTPUT for every row."""
+    if output_column is None:
+        return itertools.repeat(NO_OUTPUT)
+    return [row.get(output_column) for row in rows]
+
+
+def _made_cases(
+    inputs: list[dict[str, Any]], expected: Iterable[Any], outputs: Iterable[Any]
+) -> Cases:
+    """``Case(index, input, expected, output)`` for each input, in order, built lean.
+
+    Each case is the object ``Case(...)`` makes, its slots set here: the
+    dataclass's constructor, called through ``type``, was a fifth of reading a
+    list of dicts (benchmarks/README.md).  tests/core/test_dataset_lean_cases.py
+    holds every field to what ``Case(...)`` sets.
+    """
+    cases = Cases()
+    append = cases.append
+    new = object.__new__
+    # expected and outputs may repeat one value for ever: the inputs set the length.
+    for index, case_input, case_expected, output in zip(
+        range(len(inputs)), inputs, expected, outputs, strict=False
+    ):
+        case = new(Case)
+        case.index = index
+        case.input = case_input
+        case.expected = case_expected
+        case.output = output
+        case.measured = None
+        append(case)
+    return cases
+
+
+def _picked(rows: list[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """A fresh dict of ``names`` from each row (``row.get``; one name: a faster literal)."""
     if len(names) == 1:
         (only,) = names
-        return lambda row: {only: row.get(only)}
-    return lambda row: {name: row.get(name) for name in names}
+        return [{only: row.get(only)} for row in rows]
+    return [{name: row.get(name) for name in names} for row in rows]
 
 
 def pick_cases(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from itertools import chain, compress, repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from .contract import safe_value_repr, unrepresentable
@@ -12,7 +16,7 @@ from .secrets import Redactor
 if TYPE_CHECKING:
     from .report import CaseResult
 
-__all__ = ["BIG_INT_BITS", "json_key", "json_ready", "json_value", "safe_str"]
+__all__ = ["BIG_INT_BITS", "json_cases", "json_key", "json_ready", "json_value", "safe_str"]
 
 Clean = Callable[[str], str]
 
@@ -130,3 +134,161 @@ def json_ready(case: CaseResult, redact: Clean | None = None) -> dict[str, Any]:
         "retries": case.retries,
         "stand_in_calls": case.stand_in_calls,
     }
+
+
+# --- A whole report's cases, a column at a time ------------------------------------
+
+
+# The fields json_ready passes as they are, in C-level reads: slots, and the fields
+# ``CaseResult`` declares rare (properties over one shared slot, ``_rare``).
+_COMMON_FIELDS = attrgetter("index", "failed_step", "metric_ms")
+_RARE_FIELDS = attrgetter(
+    "run_ms", "cost_usd", "judge_cost_usd", "cached", "model_calls", "retries", "stand_in_calls"
+)
+_SPARE = attrgetter("_rare")
+# Values json_value gives back as they are (a str once the redactor leaves it alone, a
+# float when finite, an int shorter than BIG_INT_BITS), by exact type.
+_ATOMS = frozenset({str, float, int, bool, type(None)})
+_NONE = type(None)
+# From this many cases on, the cyclic collector waits while the dicts are built (below).
+_PAUSE_COLLECTOR_FROM = 10_000
+# Cases looked at together: their objects stay in the processor's cache from one field to
+# the next, and a value that needs work sends only its run's column the slow way.
+_RUN = 2_048
+
+
+def json_cases(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, Any]]:
+    """``[json_ready(case, redact) for case in cases]``, the same dicts, built faster.
+
+    A run of cases at a time (small enough to stay in the processor's cache while it
+    is looked at field by field), each field that may need work (a string to redact,
+    a non-finite float, a container) a column at a time: when none of the run's values
+    of a field needs any, they are taken as they are (dicts copied, as ``json_ready``
+    copies them) with C-level loops; otherwise that column of the run goes case by
+    case the way ``json_ready`` goes.  One comprehension then builds the dicts.
+    """
+    with _collector_paused(len(cases)):
+        if len(cases) <= _RUN:
+            return _json_run(cases, redact)
+        ready: list[dict[str, Any]] = []
+        for start in range(0, len(cases), _RUN):
+            ready += _json_run(cases[start : start + _RUN], redact)
+        return ready
+
+
+def _json_run(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, Any]]:
+    inputs = _ready_column(cases, "input", redact, _json_field)
+    expected = _ready_column(cases, "expected", redact, _json_field)
+    outputs = _ready_column(cases, "output", redact, _json_field)
+    scores = _ready_column(cases, "score", redact, _json_field)
+    named = _ready_column(cases, "scores", redact, _json_field)
+    feedback = _ready_column(cases, "feedback", redact, _json_field)
+    errors = _ready_column(cases, "error", redact, json_value)
+    if _rare_at_defaults(cases):  # read once, not through a property per case and field
+        rare: Iterable[tuple[Any, ...]] = repeat(_RARE_FIELDS(cases[0]), len(cases))
+        tracebacks = [json_value(cases[0].traceback, redact)] * len(cases)
+    else:
+        rare = map(_RARE_FIELDS, cases)
+        tracebacks = _ready_column(cases, "traceback", redact, json_value)
+    return [
+        {
+            "case": index, "input": given, "expected": wanted, "output": output,
+            "score": score, "scores": named_scores, "feedback": note,
+            "passed": failed_step is None, "failed_step": failed_step, "error": error,
+            "traceback": traceback, "metric_ms": metric_ms, "run_ms": run_ms,
+            "cost_usd": cost_usd, "judge_cost_usd": judge_cost_usd, "cached": cached,
+            "model_calls": model_calls, "retries": retries, "stand_in_calls": stand_in_calls,
+        }
+        for (
+            (index, failed_step, metric_ms),
+            (run_ms, cost_usd, judge_cost_usd, cached, model_calls, retries, stand_in_calls),
+            given, wanted, output, score, named_scores, note, error, traceback,
+        ) in zip(
+            map(_COMMON_FIELDS, cases), rare, inputs, expected, outputs, scores, named,
+            feedback, errors, tracebacks, strict=True,
+        )
+    ]  # fmt: skip
+
+
+def _rare_at_defaults(cases: Sequence[CaseResult]) -> bool:
+    """Whether every case of the run has each rare field at its default (most runs).
+
+    ``compact_record`` keeps a record's rare fields in its ``_rare`` slot, None until
+    one is set; cases of one such class then all hold the same rare values.
+    """
+    kinds = set(map(type, cases))
+    if len(kinds) != 1 or not isinstance(getattr(next(iter(kinds)), "run_ms", None), property):
+        return False
+    try:
+        return not any(map(_SPARE, cases))
+    except AttributeError:  # not a compact record after all
+        return False
+
+
+@contextmanager
+def _collector_paused(count: int) -> Iterator[None]:
+    """The cyclic garbage collector off while a big report's dicts are made.
+
+    Every dict made here counts towards the collector's next run, and each full run
+    walks the whole heap (the report's million cases too): measured, about 40% of
+    the time of building the dicts.  They hold the report's values and one another,
+    never a cycle, so nothing is lost by waiting.  Left as it is when already off.
+    """
+    if count < _PAUSE_COLLECTOR_FROM or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _ready_column(
+    cases: Sequence[CaseResult], name: str, redact: Redactor, one: Callable[[Any, Clean], Any]
+) -> list[Any]:
+    """``[one(getattr(case, name), redact) for case in cases]``, without the calls when no
+    value needs work."""
+    values = list(map(attrgetter(name), cases))  # a new list: safe to hand out as it is
+    try:
+        kinds = set(map(type, values))
+        if kinds <= _ATOMS:
+            if _atoms_unchanged(values, kinds, redact):
+                return values
+        elif kinds <= {dict, _NONE}:
+            dicts = _of_type(values, dict, kinds)
+            keys = list(chain.from_iterable(dicts))
+            items = list(chain.from_iterable(map(dict.values, dicts)))
+            if (
+                set(map(type, keys)) <= {str}  # every key a plain str
+                and _atoms_unchanged(items, set(map(type, items)), redact)
+                # then equal keys are the same key: each distinct one looked at once
+                and redact.leaves_alone(list(set(keys)))
+            ):
+                if _NONE in kinds:
+                    return [None if value is None else value.copy() for value in values]
+                return list(map(dict.copy, values))
+    except Exception:  # a value changed under us, a __hash__ that raises: the slow way says
+        pass
+    return [one(value, redact) for value in values]
+
+
+def _of_type(values: list[Any], kind: type, kinds: set[type]) -> list[Any]:
+    """The values of exact type ``kind`` (``kinds``: the types in ``values``)."""
+    if kinds == {kind}:
+        return values
+    if kinds == {kind, _NONE}:
+        return [value for value in values if value is not None]
+    # picked at C speed: ``kinds`` are exact, and a bool among ints only meets a length test
+    return list(compress(values, map(isinstance, values, repeat(kind))))
+
+
+def _atoms_unchanged(values: list[Any], kinds: set[type], redact: Redactor) -> bool:
+    """Whether ``json_value`` gives each value back as it is."""
+    if not kinds <= _ATOMS:
+        return False
+    if float in kinds and not all(map(math.isfinite, _of_type(values, float, kinds))):
+        return False
+    if int in kinds and max(map(int.bit_length, _of_type(values, int, kinds))) >= BIG_INT_BITS:
+        return False
+    return str not in kinds or redact.leaves_alone(_of_type(values, str, kinds))

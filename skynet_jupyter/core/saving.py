@@ -62,7 +62,7 @@ def _special_kind(path: Path) -> str | None:
     """What ``path`` is when it is neither absent nor a regular file (links not followed)."""
     try:
         mode = path.lstat().st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # absent (a folder above it is a file)
         return None
     if stat.S_ISREG(mode):
         return None

@@ -27,10 +27,12 @@ import re
 import threading
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.secrets import masked, secret_name
-from .call_store import CallStore, Cleared
+
+if TYPE_CHECKING:
+    from .call_store import CallStore, Cleared
 
 __all__ = ["CachedReply", "CallCache", "request_key"]
 
@@ -135,10 +137,8 @@ def _canonical(value: Any) -> Any:
         return dump(mode="json")
     if isinstance(value, set | frozenset):
         return sorted(value, key=repr)
-    item = getattr(value, "item", None)  # a NumPy scalar
-    if callable(item) and type(value).__module__ == "numpy":
-        return item()
-    tolist = getattr(value, "tolist", None)  # a NumPy array
+    # A NumPy array or scalar: tolist(), as item() refuses an array of more than one value.
+    tolist = getattr(value, "tolist", None)
     if callable(tolist) and type(value).__module__ == "numpy":
         return tolist()
     raise _NoKey(type(value).__name__)
@@ -161,7 +161,8 @@ class CallCache:
         fresh: bool = False,
     ) -> None:
         self.store: MutableMapping[str, CachedReply] = {} if store is None else store
-        self.disk: CallStore | None = None if path is None else CallStore(path)
+        self._disk: CallStore | None = None
+        self._path = _checked(path)  # its store is made at first use: see ``disk``
         self.reads = not fresh  # fresh: ask every model again, keeping the new replies
         self.judge_reads = not fresh
         self._counts = _Counts()
@@ -174,6 +175,25 @@ class CallCache:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.store, self.disk, self._counts = {}, state["disk"], _Counts()
         self.reads, self.judge_reads = state["reads"], state["judge_reads"]
+
+    @property
+    def disk(self) -> CallStore | None:
+        """The sqlite file's store (None: in memory only); made when first asked for."""
+        # A kernel's first check names the file but a check without a model never reads
+        # it: the store (and its module) wait for the first look-up.
+        found = self._disk
+        if found is None and self._path is not None:
+            from .call_store import CallStore
+
+            with _MAKING:  # worker threads may look up at once: one store for all
+                if self._disk is None and self._path is not None:
+                    self._disk, self._path = CallStore(self._path), None
+                found = self._disk
+        return found
+
+    @disk.setter
+    def disk(self, store: CallStore | None) -> None:
+        self._disk, self._path = store, None
 
     # --- views -----------------------------------------------------------------------
 
@@ -193,9 +213,9 @@ class CallCache:
 
     def use_file(self, path: str | os.PathLike[str] | None) -> None:
         """Keep replies in the file at ``path`` from now on (None: in memory only)."""
-        if self.disk is not None:
-            self.disk.close()
-        self.disk = None if path is None else CallStore(path)
+        if self._disk is not None:
+            self._disk.close()
+        self._disk, self._path = None, _checked(path)
 
     # --- look-ups ----------------------------------------------------------------------
 
@@ -232,6 +252,8 @@ class CallCache:
         count = len(self.store)
         self.store.clear()
         self._counts.reset()
+        from .call_store import Cleared
+
         if self.disk is None:
             return Cleared(count)
         done = self.disk.clear()
@@ -243,6 +265,15 @@ class CallCache:
     def __repr__(self) -> str:
         where = "memory" if self.disk is None else str(self.disk.path)
         return f"<{type(self).__name__} {len(self.store)} replies in memory; {where}>"
+
+
+_MAKING = threading.Lock()
+
+
+def _checked(path: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
+    if path is not None:
+        os.fspath(path)  # a path of the wrong type is refused now, not at the first call
+    return path
 
 
 class _Counts:

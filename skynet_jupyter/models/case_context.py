@@ -125,7 +125,12 @@ class CaseContext:
         self.start(phase)
 
     def start(self, phase: str = RUN) -> None:
-        """Forget the previous case."""
+        """Forget the previous case.
+
+        ``CaseRunner.score_case`` skips the call when the usages are None and the
+        observation is NOT_MEASURED (nothing to forget): a field reset here must be
+        looked at there too.
+        """
         self.phase = phase
         self.run_usage: Usage | None = None
         self.judge_usage: Usage | None = None

@@ -207,12 +207,15 @@ class _Job:
         todo = self.todo
         publish = self.finished.append
         started = self.started
+        never = _NEVER
         on_worker_thread(self, watch)  # a fork made by a case on this thread is watched
         try:
-            while not (self.stop or watch.abandoned):
-                case = next(todo, None)
-                if case is None:
-                    break
+            # Whether to stop is asked before each case is taken (a case taken is run):
+            # once here, then at the end of each case.  ``for`` takes the next case
+            # from the shared iterator as atomically as next() did, without a call.
+            if self.stop or watch.abandoned:
+                return
+            for case in todo:
                 watch.case = case
                 if started is not None:
                     started.append(case.index)
@@ -222,8 +225,10 @@ class _Job:
                 if result.failed_step is not None and stops_the_run(result):
                     self.stopped_by, self.stop = result, True  # the others would fail alike
                 publish(result)
-                watch.deadline = _NEVER
+                watch.deadline = never
                 watch.case = None
+                if self.stop or watch.abandoned:
+                    break
         except Abandoned:
             pass
         finally:
@@ -459,17 +464,21 @@ class _Ramp:
     per-thread ``schedstat``) more than half of it, twice in a row, every other
     worker starts.  A case that runs alone for ``LONG`` starts them too: a slow or
     hung case never holds back the others (they ran beside it before).
-    The first looks come every few milliseconds (an I/O-bound run loses no more
-    than that), then further apart, up to ``TICK``.  Without ``schedstat``
+    The first look comes after a few milliseconds (an I/O-bound run loses no
+    more than that); after a look that saw the worker busy the next one waits
+    twice as long, up to ``TICK``, and after one that saw it blocked, a few
+    milliseconds again, to confirm.  Each look takes the GIL from a busy worker
+    (the hand-off costs most on a loaded machine), so a CPU-bound run is looked
+    at a handful of times, not every few milliseconds.  Without ``schedstat``
     the process's CPU time stands in (a loaded machine may then start them all,
     as before).
     """
 
     __slots__ = (
-        "begun",
         "blocked_before",
         "busy",
         "current",
+        "gap",
         "open",
         "since",
         "slots",
@@ -478,8 +487,7 @@ class _Ramp:
         "wall",
     )
 
-    FIRST = 0.002  # seconds between the first looks
-    QUICK = 0.05  # for this long; then further apart, up to TICK
+    FIRST = 0.002  # seconds before the first look, and after a look that saw it blocked
     BLOCKED = 0.5  # above this share of the time blocked, the cases wait
     LONG = 0.5  # seconds one case may run alone before the other workers start anyway
 
@@ -489,14 +497,14 @@ class _Ramp:
         self.open = slots > 1
         self.stat: str | None = None
         self.blocked_before = False
-        self.begun = self.wall = time.perf_counter()
+        self.wall = time.perf_counter()
         self.busy = 0.0
         self.current: object = None  # the case the first worker was last seen on
-        self.since = self.begun
+        self.since = self.wall
+        self.gap = self.FIRST  # until the next look
 
     def interval(self) -> float:
-        elapsed = time.perf_counter() - self.begun
-        return self.FIRST if elapsed < self.QUICK else min(TICK, 0.25 * elapsed)
+        return self.gap
 
     def _busy(self) -> float:
         """Seconds the first worker ran or was ready to run (else: the process's CPU time)."""
@@ -521,6 +529,7 @@ class _Ramp:
         busy = self._busy()
         blocked = 1.0 - (busy - self.busy) / slept > self.BLOCKED
         self.wall, self.busy = wall, busy
+        self.gap = self.FIRST if blocked else min(TICK, 2.0 * self.gap)
         # Twice in a row: once may be the worker waiting for the GIL while the watcher,
         # holding it, was descheduled (a loaded machine).
         seen, self.blocked_before = self.blocked_before, blocked

@@ -182,6 +182,19 @@ def interrupted_line(report: CheckReport) -> str:
     return t("report.interrupted", report.lang, done=len(report.cases), total=report.total_cases)
 
 
+def cases_missing_unsaid(report: CheckReport) -> bool:
+    """Cases are missing and no step says why: Ctrl-C, or a run that ended early.
+
+    A failed step (the signature, the REWARD_SPEC, the first case) already says why
+    the other cases did not run: "interrupted" would be a second, wrong reason.
+    """
+    if report.interrupted:
+        return True
+    if len(report.cases) >= report.total_cases:
+        return False
+    return not any(step.status == FAILED for step in report.steps)
+
+
 def more_cases_line(report: CheckReport, shown: int) -> str:
     return t("report.more_cases", report.lang, count=len(report.cases) - shown)
 

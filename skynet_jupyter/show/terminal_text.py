@@ -15,11 +15,11 @@ indent of multi-line values applies there too, so the layout holds everywhere.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import sys
-import textwrap
 from collections.abc import Iterable
 from typing import TextIO
 
@@ -61,7 +61,12 @@ def under_a_notebook() -> bool:
 
 
 # Characters XML 1.0 cannot hold (and C1 controls, DEL): shown, never written raw.
-_CONTROLS = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_CONTROLS = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+
+
+@functools.cache  # compiled at first use: its ranges take ~10 ms to compile, at every start
+def _controls() -> re.Pattern[str]:
+    return re.compile(_CONTROLS)
 
 
 def visible_controls(text: str) -> str:
@@ -70,7 +75,7 @@ def visible_controls(text: str) -> str:
     A terminal escape in a feedback (``\\x1b[31m``) would make a JUnit file invalid
     XML, or recolour a CI log; tabs and line breaks stay.
     """
-    return _CONTROLS.sub(lambda found: f"#x{ord(found.group()):02X}", text)
+    return _controls().sub(lambda found: f"#x{ord(found.group()):02X}", text)
 
 
 def wrap_block(text: str, indent: str, hang: str, width: int | None) -> list[str]:
@@ -85,6 +90,8 @@ def wrap_block(text: str, indent: str, hang: str, width: int | None) -> list[str
         if width is None or len(prefix) + len(part) <= width:
             lines.append((prefix + part).rstrip())
             continue
+        import textwrap  # only for a line wider than the terminal
+
         room = max(width, len(hang) + MIN_TEXT, len(prefix) + MIN_TEXT)
         wrapped = textwrap.wrap(
             part,

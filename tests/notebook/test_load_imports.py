@@ -115,3 +115,42 @@ def test_the_magics_whose_work_is_imported_late_still_show_their_options(magic):
     assert "--data" in doc and "--lang" in doc
     if magic == "skynet_probe":
         assert "expected, empty, echo_input, other_case, all_expected, long, injection" in doc
+
+
+SHOWN_CHECK = """
+import json, sys
+from IPython.core.interactiveshell import InteractiveShell
+
+shell = InteractiveShell.instance()
+shell.run_line_magic("load_ext", "skynet_jupyter")
+shell.run_cell('''%%skynet_metric
+def score(input, output, expected):
+    ok = output == expected["label"]
+    return (1.0 if ok else 0.0), {"feedback": "Correct." if ok else "Wrong label."}
+''').raise_error()
+shell.user_ns["rows"] = [{"question": "2+2?", "label": "4", "prediction": "4"}]
+shell.run_cell("r = %skynet_check --data rows --outputs label --output-column prediction")
+assert shell.user_ns["r"].passed
+from skynet_jupyter.core import secrets
+from skynet_jupyter.show import terminal_text
+print(json.dumps({
+    "modules": sorted(sys.modules),
+    "secret patterns": secrets._secret_patterns.cache_info().currsize,
+    "control characters": terminal_text._controls.cache_info().currsize,
+}))
+"""
+
+
+def test_a_first_check_with_its_view_leaves_the_limiter_the_store_and_two_patterns():
+    # Issue 26: the view reads the rate limiter only if something imported it, the run
+    # cache opens its sqlite store at its first look-up, and two sets of patterns a plain
+    # first check never uses are compiled when first used (~15 ms at every start).
+    done = subprocess.run(
+        [sys.executable, "-c", SHOWN_CHECK], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.splitlines()[-1])
+    modules = set(said["modules"])
+    assert "skynet_jupyter.notebook.widgets" in modules  # the view was shown
+    assert not {"skynet_jupyter.models.rate_limit", "skynet_jupyter.models.call_store"} & modules
+    assert said["secret patterns"] == 0 and said["control characters"] == 0

@@ -483,6 +483,34 @@ def test_a_repeat_check_opens_few_comms(tickets, counting_comm):
     assert [s.value for s in view.reward.sliders] == [0.6, 0.3, 0.1]
 
 
+def test_a_reward_panel_is_eight_widgets_and_hiding_swaps_shared_layouts(tickets, counting_comm):
+    # Issue 26: the panel's line asking to try other weights is in the bars' HTML, the
+    # sliders, reset and spec line share one row, and no box owns a Layout.
+    rewarded = reward_report(tickets)
+    feed(LiveView(reward_spec=SPEC), rewarded, finish=True)  # the shared layouts are made
+    counting_comm.clear()
+    view = LiveView(reward_spec=SPEC)
+    feed(view, rewarded, finish=True)
+    assert counting_comm["comm_open"] == 11  # the view's 3 and the panel's 8: 15 before
+    assert "Try other weights (rescaled to sum to 1):" in view.reward.bars.value
+    row = view.reward.controls.children
+    assert row == (*view.reward.sliders, view.reward.reset, view.reward.spec_line)
+    other = LiveView(reward_spec=SPEC)
+    assert other.reward.box.layout is view.reward.box.layout
+    assert other.reward.controls.layout is view.reward.controls.layout
+    # Hidden and shown again: the shared layout with the other display, none made anew.
+    counting_comm.clear()
+    assert view.reward._show(view.reward.controls, False) == 1
+    assert view.reward.controls.layout.display == "none"
+    assert other.reward.controls.layout.display is None  # the other view's is untouched
+    assert view.reward._show(view.reward.controls, True) == 1
+    assert view.reward.controls.layout is other.reward.controls.layout
+    assert view.reward.controls.layout.flex_flow == "row wrap"
+    assert counting_comm["comm_open"] <= 1  # the hidden layout, made once per kernel
+    # The static copy has no sliders, so it does not ask to move them.
+    assert "Try other weights" not in view.static_html()
+
+
 def test_the_redraw_timers_of_every_view_share_one_thread(tickets):
     # A thread started per run cost a quick check about a millisecond.
     import threading

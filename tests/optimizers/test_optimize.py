@@ -470,7 +470,7 @@ def test_a_budget_too_small_to_propose_says_so():
     assert any(str(report.budget) in note and "budget" in note for note in report.advice)
 
 
-def test_interrupting_keeps_what_was_found():
+def test_interrupting_keeps_what_was_found(ctrl_c):
     reflection = interrupting_on_second_call()
     report = run_optimize(reflection_model=reflection)
     assert report.interrupted and report.stopped == "interrupted"
@@ -702,7 +702,7 @@ def test_magic_quiet_with_semicolon_and_usage_errors(shell):
         shell.run_line_magic("skynet_optimize", MAGIC.replace("seed_prompt", "nowhere"))
 
 
-def test_magic_interrupt_keeps_the_report(shell):
+def test_magic_interrupt_keeps_the_report(shell, ctrl_c):
     shell.user_ns["reflection"] = interrupting_on_second_call()
     with capture_output() as cap:
         report = shell.run_line_magic("skynet_optimize", MAGIC)

@@ -36,9 +36,11 @@ EIGHT = TICKETS[:2] + TICKETS[4:6] + TICKETS[8:12]
 # at seed 6, with four validation cases, all four of them).
 ALL_RIGHT_SPLIT = 6
 OLD_DEFAULT_FALSE_SPLIT = 7  # two validation cases, both right; four: a useful set
+# Only tickets the seed gets right (each twice).
+ALL_RIGHT = [row for row in EIGHT if row["label"] == "other"] * 2
 
 
-def optimize(**options):
+def optimize(data=EIGHT, **options):
     settings = dict(
         run=classify,
         artifact=SEED,
@@ -47,7 +49,7 @@ def optimize(**options):
         reflection_model=stand_in(),
     )
     settings.update(options)
-    return sj.optimize(score, EIGHT, **settings)
+    return sj.optimize(score, data, **settings)
 
 
 def test_a_saturated_validation_set_is_not_nothing_to_improve():
@@ -71,16 +73,7 @@ def test_a_saturated_validation_set_is_not_nothing_to_improve():
 
 
 def test_nothing_to_improve_only_when_every_case_seen_had_full_marks():
-    right = [row for row in EIGHT if row["label"] == "other"] * 2
-    report = sj.optimize(
-        score,
-        right,
-        run=classify,
-        artifact=SEED,
-        budget=12,
-        outputs="label",
-        reflection_model=stand_in(),
-    )
+    report = optimize(data=ALL_RIGHT, budget=12)
     assert report.seed_score == 1.0
     assert report.advice[0] == t("optimize.why_perfect", "en")
 

@@ -13,6 +13,7 @@ import time
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.options import EVAL_CONCURRENCY
+from skynet_jupyter.run import workers
 
 ROWS = [{"text": f"ticket {i}", "label": "billing", "prediction": "billing"} for i in range(60)]
 
@@ -65,3 +66,50 @@ def test_a_long_case_does_not_hold_back_the_others():
     # others ran beside it, on other threads, as with every worker started at once.
     threads = _threads_of(slow_first, ROWS[:20])
     assert len(threads) > 1
+
+
+class _Clocked(workers._Ramp):
+    """A ramp whose clocks the test moves: the wall clock, and the worker's busy seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.busy_s = 0.0
+        super().__init__(EVAL_CONCURRENCY)
+
+    def _busy(self) -> float:
+        return self.busy_s
+
+
+def _look(ramp: _Clocked, case: object, busy_share: float) -> bool:
+    """Let ``ramp.interval()`` pass with the worker busy ``busy_share`` of it; then look."""
+    gap = ramp.interval()
+    ramp.now += gap
+    ramp.busy_s += busy_share * gap
+    return ramp.cases_wait(case)
+
+
+def test_a_busy_worker_is_looked_at_ever_less_often_and_a_waiting_one_soon(monkeypatch):
+    """Each look takes the GIL from a busy worker: the gaps double while it is busy."""
+    ramp = _Clocked()
+    monkeypatch.setattr(workers.time, "perf_counter", lambda: ramp.now)
+    ramp.wall = ramp.since = 0.0
+    case = object()
+    gaps = []
+    for _ in range(8):
+        gaps.append(ramp.interval())
+        assert not _look(ramp, case, busy_share=1.0)
+    first = workers._Ramp.FIRST
+    assert gaps == [min(workers.TICK, first * 2**n) for n in range(8)]
+    # 0.33 s on one case, near LONG: a new case restarts that count (the gap stays).
+    case = object()
+    assert ramp.interval() == workers.TICK
+    # Blocked once: looked at again soon; twice in a row: the cases wait.
+    assert not _look(ramp, case, busy_share=0.1)
+    assert ramp.interval() == first
+    assert _look(ramp, case, busy_share=0.1)
+    # Blocked, then busy: not twice in a row, and the gaps grow again.
+    ramp = _Clocked()
+    ramp.wall = ramp.since = 0.0
+    assert not _look(ramp, case, busy_share=0.0)
+    assert not _look(ramp, case, busy_share=1.0)
+    assert ramp.interval() == 2 * first

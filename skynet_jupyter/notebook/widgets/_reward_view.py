@@ -23,7 +23,10 @@ from ._state import LOWEST_BARS, LiveState, components
 
 CHECK_BARS = 50  # cases with a bar in a check (all of a normal 3-case check)
 EVAL_BARS = LOWEST_BARS  # lowest rewards listed in an evaluation
-_BUILT = frozenset(("bars", "sliders", "reset", "prompt", "spec_line", "controls", "box"))
+_BUILT = frozenset(("bars", "sliders", "reset", "spec_line", "controls", "box"))
+# The controls' row: the sliders and the reset button wrap, never squeezed (in a narrow
+# output each slider keeps a usable track); the spec line below them takes a whole line.
+_ROW = {"flex_flow": "row wrap", "align_items": "center"}
 
 
 def set_value(widget: W.Widget, value: object) -> int:
@@ -40,15 +43,21 @@ class RewardPanel:
     Without a reward spec at creation the widgets are built when first needed (a
     plain metric's check never needs them): ``built`` is the box once built, else
     None, and ``on_built`` is told when that happens so the view can place it.
+
+    Every widget is a comm the kernel opens at each check, so the panel is eight:
+    ``bars`` (the title, the bars, the legend, and the line that asks to try other
+    weights, in one HTML), the three ``sliders``, ``reset``, ``spec_line``, the
+    ``controls`` row holding those four and the spec line, and the ``box``.
+    Layouts are shared (``_shared``): showing or hiding a box swaps its layout for
+    the shared one with the other ``display``.
     """
 
     # Built by ``_build`` (on first access, through ``__getattr__``).
     bars: W.HTML
     sliders: list[W.FloatSlider]
     reset: W.Button
-    prompt: W.HTML
     spec_line: W.HTML
-    controls: W.VBox
+    controls: W.HBox
     box: W.VBox
 
     def __init__(
@@ -77,9 +86,13 @@ class RewardPanel:
     def _build(self) -> None:
         spec, lang = self.spec, self.lang
         start = self._spec_weights() if spec is not None else (0.0, 0.0, 0.0)
-        shown = None if spec is not None else "none"
-        text = {"layout": layout(), "style": style(HTMLStyle)}
-        self.bars = W.HTML(layout=layout(width="auto", align_self="stretch"), style=text["style"])
+        shown = spec is not None
+        html_style = style(HTMLStyle)
+        self.bars = W.HTML(
+            self._prompt_html() if spec is not None else "",
+            layout=layout(width="auto", align_self="stretch"),
+            style=html_style,
+        )
         self.sliders = [
             W.FloatSlider(
                 value=round(weight, 4),
@@ -105,20 +118,17 @@ class RewardPanel:
             tooltip=t("view.weights_same", lang),
         )
         self.reset.on_click(lambda _: self._guard(self.restore))
-        self.prompt = W.HTML(
-            f'<span class="skv" style="font-size:12px">{esc(t("view.try_weights", lang))}</span>',
-            **text,
+        self.spec_line = W.HTML(
+            self.spec_line_html(start) if spec is not None else "",
+            layout=layout(width="100%"),  # a line of its own, under the sliders
+            style=html_style,
         )
-        self.spec_line = W.HTML(self.spec_line_html(start) if spec is not None else "", **text)
-        wrap = layout(flex_flow="row wrap", align_items="center")
-        self.controls = W.VBox(
-            # Wrapped, not squeezed: in a narrow output each slider keeps a usable track.
-            [self.prompt, W.HBox([*self.sliders, self.reset], layout=wrap), self.spec_line],
-            layout=W.Layout(display=shown),  # its own: display toggles
+        self.controls = W.HBox(
+            [*self.sliders, self.reset, self.spec_line], layout=_box_layout(_ROW, shown)
         )
         self.box = W.VBox(
             [self.bars, self.controls],
-            layout=W.Layout(display=shown),
+            layout=_box_layout({}, shown),
             _dom_classes=["skynet-reward"],
         )
         self.built = self.box
@@ -128,7 +138,7 @@ class RewardPanel:
     def close(self) -> None:
         if self.built is None:
             return
-        for widget in (*self.sliders, self.reset, self.prompt, self.spec_line, self.bars):
+        for widget in (*self.sliders, self.reset, self.spec_line, self.bars):
             widget.close()
         self.controls.close()
         self.box.close()
@@ -201,7 +211,8 @@ class RewardPanel:
             weights = self.weights()
             if weights is not None:
                 sliders = tuple(slider.value for slider in self.sliders)
-                sent += set_value(self.bars, reward_html(state, weights, sliders=sliders))
+                drawn = reward_html(state, weights, sliders=sliders) + self._prompt_html()
+                sent += set_value(self.bars, drawn)
             sent += set_value(self.spec_line, self.spec_line_html(weights))
         elif state.named:
             sent += self._show(self.box, True) + self._show(self.controls, False)
@@ -214,13 +225,20 @@ class RewardPanel:
             sent += self._show(self.box, False)
         return sent
 
-    @staticmethod
-    def _show(widget: W.Widget, visible: bool) -> int:
+    def _show(self, widget: W.Box, visible: bool) -> int:
+        """Show or hide the box or the controls: their shared layout with that ``display``."""
         want = None if visible else "none"
         if widget.layout.display == want:
             return 0
-        widget.layout.display = want
+        widget.layout = _box_layout(_ROW if widget is self.controls else {}, visible)
         return 1
+
+    def _prompt_html(self) -> str:
+        """The line under the bars that asks to move the sliders (live only: no sliders
+        in the static copy)."""
+        lang = self.state.lang if self.state is not None else self.lang
+        text = esc(t("view.try_weights", lang))
+        return f'<div class="skv" style="font-size:12px;margin:8px 0 4px">{text}</div>'
 
     def spec_line_html(self, weights: tuple[float, float, float] | None) -> str:
         lang = self.state.lang if self.state is not None else self.lang
@@ -228,6 +246,11 @@ class RewardPanel:
             return f'<div class="skv skv-fail">{esc(t("spec.weights_all_zero", lang))}</div>'
         same = all(abs(a - b) < 5e-4 for a, b in zip(weights, self._spec_weights(), strict=True))
         return _html.spec_line_html(weights, same, lang)
+
+
+def _box_layout(traits: dict[str, str], visible: bool) -> W.Layout:
+    """The shared layout with ``traits``, shown or hidden (never mutated: swapped)."""
+    return layout(**traits) if visible else layout(**traits, display="none")
 
 
 def reward_html(

@@ -17,7 +17,6 @@ import heapq
 import math
 from array import array
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...core.contract import (
@@ -70,10 +69,15 @@ def components(case: CaseResult) -> tuple[float, float, float] | None:
         return None
 
 
-@dataclass(slots=True)
 class _Sum:
-    total: float = 0.0
-    count: int = 0
+    __slots__ = ("count", "total")
+
+    def __init__(self, total: float = 0.0, count: int = 0) -> None:
+        self.total = total
+        self.count = count
+
+    def __repr__(self) -> str:
+        return f"_Sum(total={self.total!r}, count={self.count!r})"
 
     def add(self, value: float) -> None:
         self.total += value
@@ -115,41 +119,75 @@ WORST_ROWS = 20  # worst cases an evaluation lists
 LOWEST_BARS = 10  # lowest rewards an evaluation draws
 
 
-@dataclass(slots=True)
 class LiveState:
     """The cases seen so far and their running sums."""
 
-    kind: str = "check"
-    lang: str = "en"
-    metric_name: str = "default"
-    spec: RewardSpec | None = None
-    total: int = 0
-    started: int = 0
-    results: list[CaseResult] = field(default_factory=list)
-    report: CheckReport | None = None
-    failures: dict[str, list[CaseResult]] = field(default_factory=dict)
-    score: _Sum = field(default_factory=_Sum)
-    named: dict[str, _Sum] = field(default_factory=dict)
-    # Cases whose only named scores are the reward's parts add to these, not to ``named``.
-    parts_only: _Sum = field(default_factory=_Sum)
-    parts_only_sums: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])
-    parts: list[_Sum] = field(default_factory=lambda: [_Sum(), _Sum(), _Sum()])
-    run_ms: _Sum = field(default_factory=_Sum)
-    cost_usd: _Sum = field(default_factory=_Sum)
-    retries: int = 0  # rate-limit retries and stand-in answers, for the summary line
-    stand_in_calls: int = 0
-    # The cases with reward components, and their components flat (3 floats a case): no
-    # object per case, so a big run leaves the garbage collector little more to walk.
-    reward_cases: list[CaseResult] = field(default_factory=list)
-    reward_parts: array = field(default_factory=lambda: array("d"))
-    # Kept up to date case by case, so a flush of a big evaluation never sorts it.
-    worst: _Smallest = field(default_factory=lambda: _Smallest(WORST_ROWS))
-    lowest: _Smallest = field(default_factory=lambda: _Smallest(LOWEST_BARS))
-    lowest_weights: tuple[float, float, float] | None = None
+    # Slots and a hand-written __init__, not a dataclass: making that class at import
+    # cost every fresh kernel's first check ~3 ms.
+    __slots__ = (
+        "cost_usd",
+        "failures",
+        "kind",
+        "lang",
+        "lowest",
+        "lowest_weights",
+        "metric_name",
+        "named",
+        "parts",
+        "parts_only",
+        "parts_only_sums",
+        "report",
+        "results",
+        "retries",
+        "reward_cases",
+        "reward_parts",
+        "run_ms",
+        "score",
+        "spec",
+        "stand_in_calls",
+        "started",
+        "total",
+        "worst",
+    )
 
-    def __post_init__(self) -> None:
-        if self.spec is not None:
-            self.lowest_weights = tuple(self.spec.weights[p] for p in PARTS)  # type: ignore[assignment]
+    def __init__(
+        self,
+        kind: str = "check",
+        lang: str = "en",
+        metric_name: str = "default",
+        spec: RewardSpec | None = None,
+        total: int = 0,
+        started: int = 0,
+    ) -> None:
+        self.kind = kind
+        self.lang = lang
+        self.metric_name = metric_name
+        self.spec = spec
+        self.total = total
+        self.started = started
+        self.results: list[CaseResult] = []
+        self.report: CheckReport | None = None
+        self.failures: dict[str, list[CaseResult]] = {}
+        self.score = _Sum()
+        self.named: dict[str, _Sum] = {}
+        # Cases whose only named scores are the reward's parts add to these, not to ``named``.
+        self.parts_only = _Sum()
+        self.parts_only_sums = [0.0, 0.0, 0.0]
+        self.parts = [_Sum(), _Sum(), _Sum()]
+        self.run_ms = _Sum()
+        self.cost_usd = _Sum()
+        self.retries = 0  # rate-limit retries and stand-in answers, for the summary line
+        self.stand_in_calls = 0
+        # The cases with reward components, and their components flat (3 floats a case): no
+        # object per case, so a big run leaves the garbage collector little more to walk.
+        self.reward_cases: list[CaseResult] = []
+        self.reward_parts = array("d")
+        # Kept up to date case by case, so a flush of a big evaluation never sorts it.
+        self.worst = _Smallest(WORST_ROWS)
+        self.lowest = _Smallest(LOWEST_BARS)
+        self.lowest_weights: tuple[float, float, float] | None = None
+        if spec is not None:
+            self.lowest_weights = tuple(spec.weights[p] for p in PARTS)  # type: ignore[assignment]
 
     # --- feeding ----------------------------------------------------------------
 

@@ -17,7 +17,6 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 GAP = 0.1  # seconds per comm message: 10 messages a second at most
 SETTLE = 0.02  # let a batch of events (delivered together) land before flushing
@@ -77,19 +76,29 @@ class Later:
 LATER = Later()
 
 
-@dataclass(eq=False)
 class Throttle:
     """Calls ``flush()`` (which returns the messages it sent) no faster than the budget."""
 
-    flush: Callable[[], int]
-    lock: threading.RLock
-    gap: float = field(default=GAP, kw_only=True)
-    clock: Callable[[], float] = field(default=time.perf_counter, kw_only=True)
-    on_error: Callable[[BaseException], object] | None = field(default=None, kw_only=True)
-    flushes: int = field(default=0, init=False)
-    messages: int = field(default=0, init=False)
-    _next: float = field(default=0.0, init=False)  # earliest time of the next flush
-    _timer: Due | None = field(default=None, init=False)
+    # A plain class, not a dataclass: making the dataclass at import cost a first check ~1 ms.
+
+    def __init__(
+        self,
+        flush: Callable[[], int],
+        lock: threading.RLock,
+        *,
+        gap: float = GAP,
+        clock: Callable[[], float] = time.perf_counter,
+        on_error: Callable[[BaseException], object] | None = None,
+    ) -> None:
+        self.flush = flush
+        self.lock = lock
+        self.gap = gap
+        self.clock = clock
+        self.on_error = on_error
+        self.flushes = 0
+        self.messages = 0
+        self._next = 0.0  # earliest time of the next flush
+        self._timer: Due | None = None
 
     @property
     def idle(self) -> bool:

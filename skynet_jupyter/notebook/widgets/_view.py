@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import traceback
 from collections import deque
@@ -17,7 +18,6 @@ from ...core.report import FAILED, PASSED, CaseResult, CheckReport, SameErrors
 from ...core.reward import PARTS
 from ...core.secrets import Redactor
 from ...i18n import resolve_lang, t
-from ...models.rate_limit import waiting
 from ...run.engine import CaseFinished, CaseStarted, Event, Finished
 from ...show.progress_line import progress_text, running_title
 from ...show.render import esc, headline, interrupted_line, means_parts
@@ -31,6 +31,19 @@ from ._throttle import GAP, LATER, Due, Throttle
 CHECK_ROWS = 200  # rows of a check's table (a check has 3 cases unless --cases says more)
 EVAL_ROWS = WORST_ROWS  # worst cases listed by an evaluation (the filter narrows them)
 HELD_REDRAW = 0.5  # seconds between redraws while a provider's rate limit holds the run
+
+
+_RATE_LIMIT = __name__.split(".")[0] + ".models.rate_limit"
+
+
+def waiting() -> int:
+    """Calls held back by a provider's rate limit now (``rate_limit.waiting``).
+
+    Read without importing the limiter: until something imported it (a model call, a
+    case left behind), no limiter exists and nothing waits.
+    """
+    limits = sys.modules.get(_RATE_LIMIT)
+    return 0 if limits is None else int(limits.waiting())
 
 
 class LiveView(ShownTwice):
@@ -74,7 +87,9 @@ class LiveView(ShownTwice):
         self._shown = False
 
         lang = self.lang
-        text = {"layout": layout(), "style": style(HTMLStyle)}
+        # The head, the cases and the reward bars share one Layout and one Style: each
+        # is a comm a kernel's first check opens.
+        text = {"layout": layout(width="auto", align_self="stretch"), "style": style(HTMLStyle)}
         self.head = W.HTML(self._head_html(), **text)
         # Built when first needed (a quick run ends before a progress bar would show, a
         # check never shows the filter, errors are rare): every widget is a comm or more,
@@ -82,7 +97,7 @@ class LiveView(ShownTwice):
         self._progress: W.IntProgress | None = None
         self._filter: W.Dropdown | None = None
         self._errors: W.Output | None = None
-        self.cases = W.HTML(layout=layout(width="auto", align_self="stretch"), style=text["style"])
+        self.cases = W.HTML(**text)
         self.reward = RewardPanel(lang, self._guard, self.reward_spec, on_built=self._place)
         self.widget = W.VBox(
             self._children(),
