@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from skynet_jupyter.models.call_store import CallStore, Cleared
+import pytest
+
+from skynet_jupyter.i18n import t
+from skynet_jupyter.models.call_store import CallStore, Cleared, _patiently
 
 
 def tables(path: Path) -> set[str]:
@@ -72,3 +77,133 @@ def test_an_unusable_file_warns_once_naming_it_and_clear_turns_it_back_on(tmp_pa
     assert len(said) == 1 and str(path) in said[0] and store.broken
     assert store.clear() == Cleared(0, removed="damaged") and not store.broken
     assert store.put("k", {"text": "x"}) and store.get("k") == {"text": "x"} and len(said) == 1
+
+
+def test_a_failure_warns_in_the_users_language_quoting_the_error(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("SKYNET_LANG", "fr")
+    path = tmp_path / "runs.sqlite"
+    path.write_bytes(b"not a database" * 300)
+    said: list[str] = []
+    assert CallStore(path, warn=said.append).get("k") is None
+    error = "DatabaseError: file is not a database"
+    assert said == [t("cache.unusable", "fr", path=str(path), error=error)]
+
+
+def test_a_count_that_fails_is_zero_and_one_warning_quoting_the_error(tmp_path: Path):
+    said: list[str] = []
+    store = CallStore(tmp_path / "runs.sqlite", warn=said.append)
+    assert store.put("k", {"text": "x"}) and len(store) == 1
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("DROP TABLE replies")
+    assert len(store) == 0 and store.broken
+    error = "OperationalError: no such table: replies"
+    assert said == [t("cache.unusable", "en", path=str(store.path), error=error)]
+
+
+def test_clear_leaves_a_folder_with_files_and_removes_an_empty_one(tmp_path: Path):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "mine.txt").write_text("kept")
+    assert CallStore(full).clear() == Cleared(0, kept_directory=True)
+    assert (full / "mine.txt").read_text() == "kept"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    store = CallStore(empty)
+    assert store.clear() == Cleared(0, removed="directory") and not empty.exists()
+    assert store.broken is False
+
+
+def test_clear_removes_a_log_folder_but_never_follows_a_link_to_one(tmp_path: Path):
+    path = tmp_path / "runs.sqlite"
+    store = CallStore(path)
+    assert store.put("k", {"text": "x"})
+    store.close()
+    Path(f"{path}-wal").unlink(missing_ok=True)  # closing the last connection may remove it
+    Path(f"{path}-wal").mkdir()
+    (Path(f"{path}-wal") / "inside").write_text("x")
+    # sqlite cannot open a file whose log is a folder: it is damaged, and all of it goes
+    assert store.clear() == Cleared(0, removed="damaged")
+    assert not path.exists() and not Path(f"{path}-wal").exists()
+    users = tmp_path / "users"
+    users.mkdir()
+    (users / "notes.txt").write_text("kept")
+    Path(f"{path}-shm").symlink_to(users, target_is_directory=True)
+    assert store.clear() == Cleared(0)
+    assert (users / "notes.txt").read_text() == "kept"
+
+
+def test_clear_under_a_file_has_nothing_to_remove(tmp_path: Path):
+    (tmp_path / "a_file").write_text("x")
+    assert CallStore(tmp_path / "a_file" / "runs.sqlite").clear() == Cleared(0)
+
+
+def test_a_file_that_breaks_again_after_clear_warns_again(tmp_path: Path):
+    path = tmp_path / "runs.sqlite"
+    path.write_bytes(b"not a database" * 300)
+    said: list[str] = []
+    store = CallStore(path, warn=said.append)
+    assert store.get("k") is None and len(said) == 1
+    assert store.clear() == Cleared(0, removed="damaged") and store.broken is False
+    path.write_bytes(b"not a database" * 300)
+    assert store.get("k") is None and store.broken and len(said) == 2 and said[1] == said[0]
+
+
+def failing(errors: list[BaseException], calls: list[tuple[object, ...]]) -> Callable[..., str]:
+    """A statement that raises ``errors`` one by one, then answers "done"."""
+
+    def do(*args: object) -> str:
+        calls.append(args)
+        if errors:
+            raise errors.pop(0)
+        return "done"
+
+    return do
+
+
+def test_a_locked_or_busy_file_is_tried_three_times_and_other_errors_at_once():
+    calls: list[tuple[object, ...]] = []
+    locked = [
+        sqlite3.OperationalError("database is locked"),
+        sqlite3.OperationalError("Database BUSY"),
+    ]
+    assert _patiently(failing(locked, calls), "sql", 1) == "done" and calls == [("sql", 1)] * 3
+    calls.clear()
+    three = [sqlite3.OperationalError(f"database is locked ({n})") for n in range(3)]
+    with pytest.raises(sqlite3.OperationalError, match=r"^database is locked \(2\)$"):
+        _patiently(failing(three, calls))
+    assert len(calls) == 3
+    for other in (
+        sqlite3.OperationalError("no such table: replies"),
+        sqlite3.DatabaseError("locked"),
+    ):
+        calls.clear()
+        with pytest.raises(type(other), match=str(other)):
+            _patiently(failing([other], calls))
+        assert len(calls) == 1
+
+
+def test_each_thread_keeps_one_connection_until_closed(tmp_path: Path):
+    store = CallStore(tmp_path / "runs.sqlite")
+    first = store._connection()
+    assert first is not None and store._connection() is first
+    elsewhere: list[object] = []
+    thread = threading.Thread(target=lambda: elsewhere.append(store._connection()))
+    thread.start()
+    thread.join()
+    assert elsewhere[0] is not None and elsewhere[0] is not first
+    store.close()
+    assert store._connection() not in (None, first)
+
+
+def test_a_folder_with_files_warns_in_the_users_language(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("SKYNET_LANG", "fr")
+    (tmp_path / "mine.txt").write_text("kept")
+    said: list[str] = []
+    assert CallStore(tmp_path, warn=said.append).put("k", {"text": "x"}) is False
+    error = f"IsADirectoryError: {t('cache.is_directory', 'fr')}"
+    assert said == [t("cache.unusable", "fr", path=str(tmp_path), error=error)]
+
+
+def test_missing_folders_above_the_file_are_made(tmp_path: Path):
+    store = CallStore(tmp_path / "two" / "levels" / "runs.sqlite")
+    assert store.put("k", {"text": "x"}) and store.get("k") == {"text": "x"} and not store.broken

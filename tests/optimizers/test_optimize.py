@@ -221,6 +221,40 @@ def test_adapter_gives_a_dict_candidate_whole_when_component_is_none():
         sj.to_gepa_adapter(score, run, component="prompt").evaluate(TICKETS[:1], {"x": "y"})
 
 
+def test_the_adapter_keeps_every_keyword_it_is_given():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from skynet_jupyter.models.settings import ModelSettings
+    from skynet_jupyter.optimizers.gepa_adapter import SkynetGEPAAdapter
+    from skynet_jupyter.run.engine import RunCache
+
+    def listener(event):
+        pass
+
+    models, cache = ModelSettings(task_model=stand_in()), RunCache()
+    given = {"outputs": "label", "inputs": "text", "timeout": 5, "concurrency": 3, "run_timeout": 7}
+    with ThreadPoolExecutor(1) as pool:
+        adapter = SkynetGEPAAdapter(
+            score, classify, "rules", executor=pool, lang="fr", models=models,
+            run_cache=cache, on_event=listener, **given,
+        )  # fmt: skip
+        kept = adapter.options
+        assert {name: getattr(kept, name) for name in given} == given
+        assert (kept.executor, kept.language, kept.models) == (pool, "fr", models)
+    assert (adapter.component, adapter.lang) == ("rules", "fr")
+    assert adapter.run_cache is cache and adapter.on_event is listener
+    assert SkynetGEPAAdapter(score, classify, isolation="process").options.isolation == "process"
+    default = SkynetGEPAAdapter(score, classify)
+    assert (default.component, default.on_event) == ("prompt", None)
+    options = default.options
+    assert (options.timeout, options.concurrency, options.inputs, options.isolation) == (
+        60,
+        8,
+        None,
+        "thread",
+    )
+
+
 def test_reflection_model_routes_like_llm_and_counts_cost():
     model = sj.StandInModel("```\nnew\n```", tag="", output_cost_per_token=0.5)
     reflection = ReflectionModel(model)
@@ -252,9 +286,78 @@ def test_the_reflection_model_reads_the_metric_feedback_verbatim():
         assert proposal.parent_text in prompt
 
 
+def test_the_executor_given_to_optimize_runs_the_cases():
+    from concurrent.futures import ThreadPoolExecutor
+
+    class Counting(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, *args, **kwargs):
+            self.submitted += 1
+            return super().submit(*args, **kwargs)
+
+    with Counting(2) as pool:
+        report = run_optimize(budget=8, executor=pool)
+    assert report.calls and pool.submitted >= report.calls
+
+
+def test_optimize_gives_run_only_the_inputs_named():
+    seen = set()
+
+    def run(prompt, input):
+        seen.add(tuple(sorted(input)))
+        return classify(prompt, input)
+
+    rows = [{**row, "ticket_id": place} for place, row in enumerate(TICKETS)]
+    report = sj.optimize(
+        score, rows, run=run, artifact=SEED, budget=8, outputs="label", inputs="text",
+        reflection_model=stand_in(), val=0.5,
+    )  # fmt: skip
+    assert report.calls and seen == {("text",)}
+
+
+def test_optimize_runs_eight_cases_at_a_time_by_default():
+    import threading
+    import time
+
+    held, peak = threading.Condition(), [0, 0]  # cases running now, the most at once
+
+    def run(prompt, input):
+        with held:
+            peak[0] += 1
+            peak[1] = max(peak)
+            held.notify_all()
+            held.wait_for(lambda: peak[0] >= 8, timeout=3)  # until eight run side by side
+        time.sleep(0.05)  # a ninth worker, if there were one, would start here
+        with held:
+            peak[0] -= 1
+        return classify(prompt, input)
+
+    sj.optimize(
+        score, TICKETS * 3, run=run, artifact=SEED, budget=1, outputs="label",
+        reflection_model=stand_in(), val=0.5,
+    )  # fmt: skip
+    assert peak[1] == 8
+
+
+def test_optimize_stops_a_run_past_its_run_timeout():
+    import time
+
+    def slow(prompt, input):
+        time.sleep(2.5)
+        return classify(prompt, input)
+
+    report = sj.optimize(
+        score, TICKETS[:4], run=slow, artifact=SEED, budget=1, outputs="label",
+        reflection_model=stand_in(), val=2, run_timeout=1,
+    )  # fmt: skip
+    assert report.failed_cases == report.calls > 0
+
+
 def test_a_better_artifact_is_found_when_the_stand_in_proposes_one():
     report = run_optimize()
     assert report.improved
+    assert report.component == "prompt"  # a text artifact is the component named "prompt"
     _, val = split_cases(sj.load_cases(TICKETS, outputs="label"), 0.5, 0, "en")
     others = sum(case.expected["label"] == "other" for case in val)
     assert report.seed_score == pytest.approx(others / len(val))  # the seed knows only "other"

@@ -13,10 +13,11 @@ from tests.conftest import require_module
 gepa = require_module("gepa")
 
 import skynet_jupyter as sj  # noqa: E402
+from skynet_jupyter.core.contract import RUN_FUNCTION  # noqa: E402
 from skynet_jupyter.core.options import MAX_BUDGET  # noqa: E402
 from skynet_jupyter.core.report import CaseResult  # noqa: E402
 from skynet_jupyter.i18n import t  # noqa: E402
-from skynet_jupyter.optimizers.gepa_adapter import ReflectionModel  # noqa: E402
+from skynet_jupyter.optimizers.gepa_adapter import ReflectionModel, failure_feedback  # noqa: E402
 from skynet_jupyter.optimizers.optimize import (  # noqa: E402
     ReflectionModelMissing,
     _CostStop,
@@ -316,3 +317,23 @@ def test_no_reflection_model_is_said_in_the_language_asked(monkeypatch):
     assert raised.value.role == "reflection"
     assert isinstance(raised.value, sj.ModelNotConfigured)
     assert str(ReflectionModelMissing()) == t("optimize.no_reflection_model", "en")
+
+
+# --- what GEPA reads for a failed case; the evaluations GEPA skipped ----------------------
+
+
+def test_a_failed_case_reads_as_its_step_then_its_error_in_the_language_asked():
+    failed = CaseResult(0, {"text": "t"}, None, error="boom", failed_step=RUN_FUNCTION)
+    assert t("step.run_function", "fr") != t("step.run_function", "en")
+    assert failure_feedback(failed, "fr") == t("step.run_function", "fr") + ": boom"
+    assert failure_feedback(CaseResult(0, {"text": "t"}, None, error="boom"), "fr") == "boom"
+    assert failure_feedback(CaseResult(0, {"text": "t"}, None), "fr") == ""
+
+
+def test_only_the_evaluations_skipped_as_perfect_are_counted():
+    recorder = recorder_of(OptimizeReport(seed_artifact=SEED, budget=10), [])
+    recorder.on_evaluation_skipped({"reason": "no_improvement"})
+    assert recorder.skipped_perfect == 0
+    recorder.on_evaluation_skipped({"reason": "all_scores_perfect"})
+    recorder.on_evaluation_skipped({"reason": "all_scores_perfect"})
+    assert recorder.skipped_perfect == 2
