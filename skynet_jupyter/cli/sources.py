@@ -79,7 +79,7 @@ def _artifact_text(given: str, lang: str) -> str:
     if not path.exists():
         raise UsageProblem(t("cli.no_artifact_file", lang, path=given))
     if path.is_dir():
-        raise UsageProblem(t("source.directory", lang, path=given))
+        raise UsageProblem(t("cli.artifact_directory", lang, path=given))
     if not path.is_file():  # a pipe or a device: reading it could block
         raise UsageProblem(t("source.not_regular", lang, path=given))
     try:

@@ -221,7 +221,13 @@ MESSAGES = {
     "magic.module_found": (
         "{option} {text} is the module {text!r}, not what this option takes.{hint}"
     ),
+    "options.unknown_keyword": "{function}() got an unexpected keyword argument {name!r}.",
     "magic.did_you_mean": " Did you mean {name!r}?",
+    "optimize.no_component": (
+        "The candidate has no component {component!r} (it has {names}): give component= the "
+        "name of the text run(artifact, input) receives, or component=None for the whole dict."
+    ),
+    "optimize.no_components": "none",
     "optimize.needs_gepa": (
         "The optimizer needs the gepa library, which is not installed: {command}"
     ),
@@ -371,6 +377,9 @@ MESSAGES = {
     "cli.no_metric_file": "No metric file at {path}: check the path.",
     "cli.no_run_file": "No run file at {path}: check the path given to --run FILE.py:FUNC.",
     "cli.no_artifact_file": "No artifact file at {path}: check the path given to --artifact.",
+    "cli.artifact_directory": (
+        "{path} is a directory: give --artifact the file that holds the artifact's text."
+    ),
     "cli.syntax_error": "{path}, line {line}: syntax error ({error}); fix it and run again.",
     "cli.not_source": "{path} is not Python source ({error}).",
     "cli.artifact_not_utf8": (

@@ -241,7 +241,13 @@ MESSAGES = {
     "magic.module_found": (
         "{option} {text} est le module {text!r}, pas ce que prend cette option.{hint}"
     ),
+    "options.unknown_keyword": "{function}() ne prend pas d'argument nommé {name!r}.",
     "magic.did_you_mean": " Vouliez-vous dire {name!r} ?",
+    "optimize.no_component": (
+        "Le candidat n'a pas de composant {component!r} (il a : {names}) : donnez à component= "
+        "le nom du texte que reçoit run(artifact, input), ou component=None pour le dict entier."
+    ),
+    "optimize.no_components": "aucun",
     "optimize.needs_gepa": (
         "L'optimiseur a besoin de la bibliothèque gepa, qui n'est pas installée : {command}"
     ),
@@ -417,6 +423,10 @@ MESSAGES = {
         "Aucun fichier run à {path} : vérifiez le chemin donné à --run FICHIER.py:FONCTION."
     ),
     "cli.no_artifact_file": "Aucun fichier d'artefact à {path} : vérifiez le chemin de --artifact.",
+    "cli.artifact_directory": (
+        "{path} est un dossier : donnez à --artifact le fichier qui contient le texte de "
+        "l'artefact."
+    ),
     "cli.syntax_error": (
         "{path}, ligne {line} : erreur de syntaxe ({error}) ; corrigez-la et relancez."
     ),

@@ -232,7 +232,13 @@ MESSAGES = {
         "{text!r} do Python não é o que esta opção recebe.{hint}"
     ),
     "magic.module_found": "{option} {text} é o módulo {text!r}, não o que esta opção recebe.{hint}",
+    "options.unknown_keyword": "{function}() não aceita o argumento nomeado {name!r}.",
     "magic.did_you_mean": " Queria dizer {name!r}?",
+    "optimize.no_component": (
+        "O candidato não tem o componente {component!r} (tem: {names}): dê a component= o nome "
+        "do texto que run(artifact, input) recebe, ou component=None para o dict inteiro."
+    ),
+    "optimize.no_components": "nenhum",
     "optimize.needs_gepa": (
         "O otimizador precisa da biblioteca gepa, que não está instalada: {command}"
     ),
@@ -400,6 +406,9 @@ MESSAGES = {
     ),
     "cli.no_artifact_file": (
         "Nenhum ficheiro de artefacto em {path}: verifique o caminho dado a --artifact."
+    ),
+    "cli.artifact_directory": (
+        "{path} é uma pasta: dê a --artifact o ficheiro que contém o texto do artefacto."
     ),
     "cli.syntax_error": (
         "{path}, linha {line}: erro de sintaxe ({error}); corrija e volte a correr."

@@ -37,7 +37,8 @@ of its endpoint (the model string and ``api_base``; never the API key), which:
   :func:`refusal_timeout` seconds (``configure(refusal_timeout=...)``, 60 by
   default): calls fail at once (one probe at a time still goes once its pause
   is over, so a provider that recovers is used again), and the run stops
-  (thread mode: the case context's ``stop_run``), its cases so far kept;
+  (the case context's ``stop_run``: the run's threads, or a worker process,
+  which tells its parent), its cases so far kept;
 - gives back the place of a request whose case was abandoned past its time
   limit while the request hangs (:func:`abandon`, called by the workers): a
   stalled provider does not hold later checks back;
@@ -895,7 +896,7 @@ def send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
 
 def _stop_the_run(limiter: EndpointLimiter) -> None:
     """The provider refuses everything: the run this call belongs to starts no more cases
-    (when its workers can be told: the thread mode's)."""
+    (told through the case context: by the run's threads, or by a worker process's parent)."""
     context = current_case.get()
     stop = None if context is None else context.stop_run
     if stop is not None:

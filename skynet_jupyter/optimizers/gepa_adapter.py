@@ -221,10 +221,9 @@ class SkynetGEPAAdapter:
         if self.component is None:
             return dict(candidate)
         if self.component not in candidate:
+            names = ", ".join(map(repr, candidate)) or t("optimize.no_components", self.lang)
             raise KeyError(
-                f"The candidate has no component {self.component!r} (it has "
-                f"{', '.join(map(repr, candidate)) or 'none'}): give component= the name "
-                "of the text run(artifact, input) receives, or component=None for the whole dict."
+                t("optimize.no_component", self.lang, component=self.component, names=names)
             )
         return candidate[self.component]
 

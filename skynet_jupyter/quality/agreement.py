@@ -438,7 +438,7 @@ def agreement(
     ``.pearson``.  The human column is never passed to the metric.  Options are
     those of :func:`~skynet_jupyter.evaluate`.
     """
-    checked = RunOptions.evaluating(**options)
+    checked = RunOptions.evaluating("agreement", **options)
     return agreement_with(
         metric,
         data,
@@ -523,8 +523,8 @@ def disagreements_of(report: AgreementReport) -> list[Disagreement]:
         wrong = [c for c in cases if report.predicted(c) != report.values[c]]
         gap = {c: abs(report.scores[c] - report.values[c]) for c in wrong}
     else:
-        if len(cases) < 2:
-            return []
+        if len({report.values[c] for c in cases}) < 2:
+            return []  # one label for all: no order to compare ranks with (the report says so)
         human_ranks = ranks([report.values[c] for c in cases])
         metric_ranks = ranks([report.scores[c] for c in cases])
         span = len(cases) - 1

@@ -270,7 +270,7 @@ def compare(
     or ``output_column``).  ``names`` labels the two sides (default: the
     metrics' names).  Options are those of :func:`~skynet_jupyter.evaluate`.
     """
-    checked = RunOptions.evaluating(**options)
+    checked = RunOptions.evaluating("compare", **options)
     return compare_with(
         metric_a, metric_b, data, checked, names=names, run_cache=run_cache, on_event=on_event
     )

@@ -450,7 +450,7 @@ def probe(
     the case's expected output, or to its own real output, or (``other_case``)
     taken from a case with the same expected value, is not counted.
     """
-    checked = RunOptions.evaluating(**options)
+    checked = RunOptions.evaluating("probe", **options)
     return probe_with(metric, data, checked, probes=probes, run_cache=run_cache, on_event=on_event)
 
 

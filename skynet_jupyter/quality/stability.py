@@ -254,7 +254,7 @@ def stability(
     cases x repeats at most 200,000 metric calls (refused before the repeats).
     A case the metric never scored is said first, and the report does not pass.
     """
-    checked = RunOptions.evaluating(**options)
+    checked = RunOptions.evaluating("stability", **options)
     return stability_with(
         metric, data, checked, repeats=repeats, run_cache=run_cache, on_event=on_event
     )

@@ -150,20 +150,26 @@ def _child_main() -> None:
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() must not read the protocol
     os.dup2(2, 1)  # print, from Python or C, goes to stderr
 
+    writing = threading.Lock()  # a thread the case started may tell the run to stop
+
     def reply(kind: str, value: Any) -> None:
-        _write_message(replies, _pack((kind, value)))
+        message = _pack((kind, value))
+        with writing:
+            _write_message(replies, message)
 
     first = _read_message(commands)
     if first is None:
         return
     try:
-        path, key, blob = pickle.loads(first)
+        path, key, blob, settings = pickle.loads(first)
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
         from ..core.skynet_import import install_skynet_module
         from ..models.case_context import current_case
         from ..models.llm import warm_up
+        from ..models.rate_limit import set_refusal_timeout
         from .executors import unpack_runner
 
+        set_refusal_timeout(settings["refusal_timeout"])  # what configure() set in the parent
         install_skynet_module()  # before the runner: metric code may import skynet
         runner = unpack_runner(key, blob)
         warm_up(runner.models.task_model, runner.models.judge_model)
@@ -173,6 +179,8 @@ def _child_main() -> None:
         watch = _PageWatch(cells, slot)
         forks = ForkGuard(cells, slot * _CELL + 2, watch)
         ctx = runner.context()
+        # A provider refused every request: the parent starts no further case (as threads do).
+        ctx.stop_run = lambda reason: reply("stop", reason)
         current_case.set(ctx)
     except BaseException as exc:
         reply("broken", exception_line(exc))
@@ -200,7 +208,8 @@ def _child_main() -> None:
             failed.failed_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
             failed.error = t("case.result_unsendable", runner.lang, error=exception_line(exc))
             payload = _pack(("result", failed))
-        _write_message(replies, payload)
+        with writing:
+            _write_message(replies, payload)
 
 
 # --- the parent ------------------------------------------------------------------------
@@ -239,6 +248,7 @@ class _Pool:
     """Worker processes, one per slot, restarted when killed."""
 
     def __init__(self, runner: CaseRunner, slots: int) -> None:
+        from ..models.rate_limit import refusal_timeout
         from .executors import dumps_with_sources, unpicklable_part
 
         try:
@@ -253,7 +263,9 @@ class _Pool:
                 )
             ) from exc
         key = hashlib.blake2b(blob, digest_size=16).digest()
-        self.first = pickle.dumps((list(sys.path), key, blob), pickle.HIGHEST_PROTOCOL)
+        settings = {"refusal_timeout": refusal_timeout()}
+        self.first = pickle.dumps((list(sys.path), key, blob, settings), pickle.HIGHEST_PROTOCOL)
+        self.provider_stop: str | None = None  # a worker's provider refused everything: why
         descriptor, self.page_path = tempfile.mkstemp(prefix="skynet-page-")
         with os.fdopen(descriptor, "wb") as page_file:
             page_file.write(b"\0" * max(mmap.PAGESIZE, slots * _CELL * 8))
@@ -446,7 +458,10 @@ def run_isolated(
         for slot in pool.slots:
             pool.start(slot)
         while True:
-            if broken is None and listener_error is None:
+            stopping = (
+                broken is not None or listener_error is not None or pool.provider_stop is not None
+            )
+            if not stopping:
                 for slot in pool.slots:
                     while slot.ready and slot.case is None and todo:
                         case = todo.popleft()
@@ -458,7 +473,6 @@ def run_isolated(
                         pool.send_case(slot, case, payload)
                         started.append(case.index)
             busy = [slot for slot in pool.slots if slot.case is not None]
-            stopping = broken is not None or listener_error is not None
             if not busy and (stopping or not todo):
                 break
             if stopping or not todo:
@@ -476,7 +490,8 @@ def run_isolated(
                 assert late_case is not None
                 pool.kill(slot)
                 fresh.append(timeout_result(runner, late_case, step, blocked=False))
-                if todo and broken is None and listener_error is None:
+                live = broken is None and listener_error is None and pool.provider_stop is None
+                if todo and live:
                     pool.start(slot)
             if fresh or started:
                 sent, done = started, fresh
@@ -502,6 +517,10 @@ def run_isolated(
         reason = t("case.process_broken", runner.lang, error=broken)
         step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
         results.extend(not_run_result(case, step, reason) for case in todo)
+    elif pool.provider_stop is not None and not interrupted:
+        step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+        reason, hint = pool.provider_stop, "hint.provider_refused"
+        results.extend(not_run_result(case, step, reason, hint) for case in todo)
     order = {case.index: position for position, case in enumerate(cases)}
     results.sort(key=lambda r: order[r.index])
     if listener_error is not None:
@@ -541,7 +560,7 @@ def _receive(
             fresh.append(failed)
         elif not was_ready and broken is None:
             return f"exit code {code}"  # it died while starting: every restart would too
-        if todo and broken is None:
+        if todo and broken is None and pool.provider_stop is None:
             pool.start(slot)
         return broken
     kind, value = pickle.loads(data)
@@ -549,6 +568,8 @@ def _receive(
         slot.ready = True
     elif kind == "broken":
         return broken or value
+    elif kind == "stop":
+        pool.provider_stop = pool.provider_stop or value
     elif kind == "unreadable":
         case = slot.case
         slot.case = None

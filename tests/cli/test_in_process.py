@@ -882,7 +882,7 @@ def test_each_artifact_problem_is_one_sentence_naming_the_file(project):
     (project / "latin.txt").write_bytes(b"one\ntwo \xe9t\xe9\n")
     expected = {
         "gone.txt": "No artifact file at gone.txt: check the path given to --artifact.",
-        "folder": "folder is a directory, not a Python file: give the path of the file.",
+        "folder": "folder is a directory: give --artifact the file that holds the artifact's text.",
         "pipe": "pipe is not a regular file (a pipe or a device?): give a file.",
         "latin.txt": "The artifact file latin.txt is not UTF-8 text (byte 0xe9 on line 2): "
         "save it as UTF-8.",
@@ -2068,7 +2068,8 @@ def test_each_artifact_problem_is_said_in_french(project):
     (project / "latin.txt").write_bytes(b"\none\ntwo \xe9\nfour\nfive\n")
     expected = {
         "gone.txt": "Aucun fichier d'artefact à gone.txt : vérifiez le chemin de --artifact.",
-        "folder": "folder est un dossier, pas un fichier Python : donnez le chemin du fichier.",
+        "folder": "folder est un dossier : donnez à --artifact le fichier qui contient le texte "
+        "de l'artefact.",
         "pipe": "pipe n'est pas un fichier ordinaire (un tube ou un périphérique ?) : donnez un "
         "fichier.",
         "latin.txt": "Le fichier d'artefact latin.txt n'est pas un texte UTF-8 (octet 0xe9 ligne "

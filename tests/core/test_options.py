@@ -175,7 +175,7 @@ def test_fields_are_exactly_the_keywords_of_check_and_evaluate():
         names = set(inspect.signature(function).parameters) - skipped
         assert fields - extra == names
     # evaluate's defaults are the options' own, but for how many cases run at once.
-    options = RunOptions.evaluating(output_column="label")
+    options = RunOptions.evaluating("evaluate", output_column="label")
     defaults = inspect.signature(sj.evaluate).parameters
     for name in fields - {"lang", "output_column"}:
         assert getattr(options, name) == defaults[name].default, name

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import linecache
 import sqlite3
 import threading
-from collections.abc import Callable
+import time
+import warnings
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from skynet_jupyter.i18n import t
+from skynet_jupyter.models import call_store
 from skynet_jupyter.models.call_store import CallStore, Cleared, _patiently
 
 
@@ -26,7 +32,13 @@ def test_a_new_file_is_made_in_wal_mode_with_its_table(tmp_path: Path):
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         saved = raw.execute("SELECT key, record FROM replies").fetchall()
+        columns = raw.execute("PRAGMA table_info(replies)").fetchall()
     assert saved == [("k", '{"text": "é"}')] and tables(path) == {"replies"}
+    assert columns == [  # (position, name, declared type, NOT NULL, default, in the key)
+        (0, "key", "TEXT", 0, None, 1),
+        (1, "record", "TEXT", 1, None, 0),
+        (2, "saved", "REAL", 1, None, 0),
+    ]
     parts = [Path(f"{path}{suffix}") for suffix in ("", "-wal", "-shm")]
     assert store.size_bytes() == sum(p.stat().st_size for p in parts if p.exists()) > 0
 
@@ -96,6 +108,24 @@ def test_a_count_that_fails_is_zero_and_one_warning_quoting_the_error(tmp_path: 
     with sqlite3.connect(store.path) as raw:
         raw.execute("DROP TABLE replies")
     assert len(store) == 0 and store.broken
+    error = "OperationalError: no such table: replies"
+    assert said == [t("cache.unusable", "en", path=str(store.path), error=error)]
+
+
+@pytest.mark.parametrize("step", ["get", "put"])
+def test_a_read_or_write_that_fails_is_a_miss_and_one_warning_quoting_the_error(
+    tmp_path: Path, step: str
+):
+    said: list[str] = []
+    store = CallStore(tmp_path / "runs.sqlite", warn=said.append)
+    assert store.put("k", {"text": "x"}) and store.get("k") == {"text": "x"}
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("DROP TABLE replies")  # under the open connection, as another process might
+    if step == "get":
+        assert store.get("k") is None
+    else:
+        assert store.put("k2", {"text": "y"}) is False
+    assert store.broken and store.get("k") is None and store.put("k3", {}) is False
     error = "OperationalError: no such table: replies"
     assert said == [t("cache.unusable", "en", path=str(store.path), error=error)]
 
@@ -207,3 +237,77 @@ def test_a_folder_with_files_warns_in_the_users_language(tmp_path: Path, monkeyp
 def test_missing_folders_above_the_file_are_made(tmp_path: Path):
     store = CallStore(tmp_path / "two" / "levels" / "runs.sqlite")
     assert store.put("k", {"text": "x"}) and store.get("k") == {"text": "x"} and not store.broken
+
+
+def test_the_pauses_between_tries_grow_by_fifty_milliseconds(monkeypatch):
+    paused: list[float] = []
+    monkeypatch.setattr(call_store, "time", SimpleNamespace(sleep=paused.append, time=time.time))
+    locked = [sqlite3.OperationalError("database is locked") for _ in range(2)]
+    assert _patiently(failing(locked, [])) == "done"
+    assert paused == [0.05, 0.1]
+
+
+@contextlib.contextmanager
+def held_by_another_connection(path: Path) -> Iterator[threading.Event]:
+    """``path`` (a journal-mode file) locked by another connection until the event is set,
+    and for two seconds at most: a wait longer than ``LOCK_WAIT_S`` would get the file."""
+    with sqlite3.connect(path) as raw:
+        raw.execute("CREATE TABLE replies (key TEXT PRIMARY KEY, record TEXT, saved REAL)")
+        raw.execute("INSERT INTO replies VALUES ('k', '{}', 0)")
+    raw.close()
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        holding.set()
+        release.wait(2.0)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait()
+    try:
+        yield release
+    finally:
+        release.set()
+        holder.join()
+
+
+def test_a_file_locked_longer_than_the_wait_turns_the_store_off(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(call_store, "LOCK_WAIT_S", 0.0)
+    said: list[str] = []
+    store = CallStore(tmp_path / "runs.sqlite", warn=said.append)
+    with held_by_another_connection(store.path) as release:
+        assert store.put("a", {"text": "x"}) is False
+        release.set()
+    error = "OperationalError: database is locked"
+    assert said == [t("cache.unusable", "en", path=str(store.path), error=error)]
+    assert store.broken and store.get("k") is None
+
+
+def test_a_count_waits_for_a_lock_no_longer_than_the_store_does(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(call_store, "LOCK_WAIT_S", 0.0)
+    store = CallStore(tmp_path / "runs.sqlite")
+    with held_by_another_connection(store.path) as release:
+        assert store._count_quietly() is None
+        release.set()
+    assert store._count_quietly() == 1
+
+
+def test_without_a_warn_function_the_failure_is_a_runtime_warning(tmp_path: Path):
+    path = tmp_path / "runs.sqlite"
+    path.write_bytes(b"not a database" * 300)
+    store = CallStore(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert store.get("k") is None and store.get("k") is None
+    (warning,) = caught
+    error = "DatabaseError: file is not a database"
+    assert warning.category is RuntimeWarning
+    assert str(warning.message) == t("cache.unusable", "en", path=str(path), error=error)
+    # stacklevel=4: past the warning's lambda, _fail and _connection, to the read that
+    # needed the file (under mutmut: its trampoline, one frame per wrapped function).
+    shown = linecache.getline(warning.filename, warning.lineno).strip()
+    assert shown == "connection = self._connection()" or "mutmut" in warning.filename

@@ -12,11 +12,14 @@ import math
 import time
 import warnings
 
+import httpx
+import openai
 import pytest
 
 import skynet_jupyter as sj
 from skynet_jupyter import ModelCallError, ModelSettings
 from skynet_jupyter.helper.skynet import llm
+from skynet_jupyter.i18n import t
 from skynet_jupyter.models import llm as _llm
 from skynet_jupyter.models import rate_limit as _rate_limit
 from skynet_jupyter.run import workers
@@ -102,7 +105,9 @@ def test_requests_that_hang_past_the_run_limit_give_their_place_back(server):
 # --- item 8: a provider that refuses everything ------------------------------------------
 
 
-def test_a_provider_that_refuses_everything_stops_the_run(server, short_refusal):
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_a_provider_that_refuses_everything_stops_the_run(server, short_refusal, isolation):
+    # In processes, each worker learns the refusal limit set here and tells the run to stop.
     server.retry_after_ms = 150
     refused = [{"text": f"[[status=429]] ticket {i}", "label": "billing"} for i in range(8)]
 
@@ -112,6 +117,7 @@ def test_a_provider_that_refuses_everything_stops_the_run(server, short_refusal)
         outputs="label",
         run=ask,
         concurrency=2,
+        isolation=isolation,
         models=ModelSettings(task_model=model(server)),
     )
 
@@ -164,6 +170,40 @@ def test_the_refusal_limit_is_checked():
     with pytest.raises(ValueError, match="refusal_timeout"):
         sj.configure(refusal_timeout="60")  # type: ignore[arg-type]
     assert _rate_limit.refusal_timeout() == _rate_limit.REFUSAL_TIMEOUT
+
+
+def test_a_wrong_refusal_limit_is_said_in_the_users_language(monkeypatch):
+    monkeypatch.setenv("SKYNET_LANG", "pt")
+    for value, shown in ((-1, "-1"), ("x" * 50, repr("x" * 50)[:40])):
+        with pytest.raises(ValueError) as caught:
+            sj.configure(refusal_timeout=value)  # type: ignore[arg-type]
+        assert str(caught.value) == t("rate.refusal_timeout_invalid", "pt", value=shown)
+    assert _rate_limit.refusal_timeout() == _rate_limit.REFUSAL_TIMEOUT
+
+
+def test_the_headers_of_an_error_come_from_litellm_else_its_http_response():
+    request = httpx.Request("POST", "http://127.0.0.1:9/v1/chat/completions")
+    answer = httpx.Response(429, headers={"retry-after-ms": "1500"}, request=request)
+    sdk_error = openai.RateLimitError("Slow down.", response=answer, body=None)  # no .headers
+    assert _rate_limit.error_headers(sdk_error) is answer.headers
+    assert _rate_limit.retry_after(_rate_limit.error_headers(sdk_error)) == 1.5
+    sdk_error.litellm_response_headers = {"retry-after-ms": "250"}  # type: ignore[attr-defined]
+    assert _rate_limit.error_headers(sdk_error) == {"retry-after-ms": "250"}
+    assert _rate_limit.error_headers(RuntimeError("no answer")) is None
+    own = RuntimeError("its own headers")
+    own.headers = {"retry-after": "2"}  # type: ignore[attr-defined]
+    assert _rate_limit.error_headers(own) == {"retry-after": "2"}
+
+
+def test_a_quota_refusal_is_never_retried_and_says_why():
+    quota = RuntimeError("Error code: 429 - You exceeded your current Quota.")
+    assert _rate_limit.is_quota_error(quota)
+    assert _rate_limit._why_not_retried(quota, 0, None, 0.0) == (
+        "(Out of quota: retrying cannot help; add credit or raise the limit.)"
+    )
+    too_fast = RuntimeError("Error code: 429 - Rate limit reached, slow down.")
+    assert not _rate_limit.is_quota_error(too_fast)
+    assert _rate_limit._why_not_retried(too_fast, 0, None, 0.0) is None
 
 
 # --- item 8: odd header values ------------------------------------------------------------
@@ -257,10 +297,12 @@ def test_a_lone_429_at_a_known_pace_slows_down_without_pausing_everyone():
     assert limiter.rate is not None and limiter.paused_for() > 0  # unknown pace: all wait
     time.sleep(0.06)
     limiter.succeeded(limiter.acquire(), None)
-    pace = limiter.rate
+    pace, window = limiter.rate, limiter.window
     limiter.rate_limited_by(limiter.acquire(), {"retry-after-ms": "5000"})
     assert limiter.paused_for() == 0  # others go on, at a lower pace
     assert limiter.rate is not None and limiter.rate < pace
+    assert limiter.rate == pytest.approx(pace * _rate_limit.LONE_DECREASE)  # a small step
+    assert limiter.window == pytest.approx(max(1.0, window * _rate_limit.WINDOW_DECREASE))
 
 
 def test_the_refused_request_itself_waits_its_retry_after(server):

@@ -6,6 +6,7 @@ tests run in a zone far from UTC so a local reading would be hours off.
 
 from __future__ import annotations
 
+import linecache
 import time
 import warnings
 from collections.abc import Iterator
@@ -92,3 +93,15 @@ def test_an_odd_header_is_one_warning_quoting_it_short_and_without_secrets():
         assert [(w.category, str(w.message)) for w in caught] == [
             (RuntimeWarning, said.format(shown))
         ]
+
+
+def test_an_odd_header_warning_points_at_the_reader_that_found_it():
+    # stacklevel=2: the line shown with the warning is where the header was read (or,
+    # under mutmut, its trampoline), never the warnings.warn call inside ignored().
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert _rate_limit.retry_after({"Retry-After": "soon"}) is None
+    (warning,) = caught
+    shown = linecache.getline(warning.filename, warning.lineno).strip()
+    assert shown and not shown.startswith("warnings.warn(")
+    assert shown == 'ignored("Retry-After", value)' or "mutmut" in warning.filename

@@ -10,6 +10,7 @@ prompt.  The same scenarios run through ``sj.optimize`` and ``%skynet_optimize``
 from __future__ import annotations
 
 import _thread
+import os
 import re
 
 import pytest
@@ -299,6 +300,43 @@ def test_the_executor_given_to_optimize_runs_the_cases():
     with Counting(2) as pool:
         report = run_optimize(budget=8, executor=pool)
     assert report.calls and pool.submitted >= report.calls
+
+
+def test_optimize_scores_in_worker_processes_when_asked(tmp_path):
+    # The metric is a file, as Skynet loads metric.py; each call writes down the process it ran in.
+    record = tmp_path / "pids"
+    metric = tmp_path / "metric.py"
+    metric.write_text(
+        "import os\n"
+        f"RECORD = {str(record)!r}\n"
+        "def score(input, output, expected=None):\n"
+        "    with open(RECORD, 'a') as f:\n"
+        "        f.write(f'{os.getpid()}\\n')\n"
+        "    ok = float(output == expected['label'])\n"
+        "    return ok, {'feedback': 'Correct.' if ok else 'Wrong.', 'scores': {'exact': ok}}\n"
+    )
+    report = sj.optimize(
+        str(metric), TICKETS, run=classify, artifact=SEED, budget=8, outputs="label",
+        reflection_model=stand_in(), val=0.5, isolation="process", concurrency=2,
+    )  # fmt: skip
+    pids = {int(line) for line in record.read_text().split()}
+    assert report.calls and pids and os.getpid() not in pids
+
+
+def test_optimize_reads_only_the_split_named():
+    seen = set()
+
+    def run(prompt, input):
+        seen.add(input["text"])
+        return classify(prompt, input)
+
+    rows = [{**row, "split": "test" if place % 2 else "train"} for place, row in enumerate(TICKETS)]
+    report = sj.optimize(
+        score, rows, run=run, artifact=SEED, budget=8, outputs="label", inputs="text",
+        reflection_model=stand_in(), val=0.5, split="test",
+    )  # fmt: skip
+    assert report.train_size + report.val_size == len(TICKETS) // 2
+    assert report.calls and seen <= {row["text"] for row in rows if row["split"] == "test"}
 
 
 def test_optimize_gives_run_only_the_inputs_named():

@@ -17,7 +17,11 @@ from skynet_jupyter.core.contract import RUN_FUNCTION  # noqa: E402
 from skynet_jupyter.core.options import MAX_BUDGET  # noqa: E402
 from skynet_jupyter.core.report import CaseResult  # noqa: E402
 from skynet_jupyter.i18n import t  # noqa: E402
-from skynet_jupyter.optimizers.gepa_adapter import ReflectionModel, failure_feedback  # noqa: E402
+from skynet_jupyter.optimizers.gepa_adapter import (  # noqa: E402
+    ReflectionModel,
+    SkynetGEPAAdapter,
+    failure_feedback,
+)
 from skynet_jupyter.optimizers.optimize import (  # noqa: E402
     ReflectionModelMissing,
     _CostStop,
@@ -337,3 +341,17 @@ def test_only_the_evaluations_skipped_as_perfect_are_counted():
     recorder.on_evaluation_skipped({"reason": "all_scores_perfect"})
     recorder.on_evaluation_skipped({"reason": "all_scores_perfect"})
     assert recorder.skipped_perfect == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pt"])
+def test_a_candidate_without_the_component_names_what_it_has_in_the_language_asked(lang):
+    adapter = SkynetGEPAAdapter(score, classify, outputs="label", lang=lang)
+    with pytest.raises(KeyError) as missing:
+        adapter.artifact({"system": "Be brief.", "user": "Label it."})
+    said = t("optimize.no_component", lang, component="prompt", names="'system', 'user'")
+    assert missing.value.args[0] == said
+    with pytest.raises(KeyError) as empty:
+        adapter.artifact({})
+    none = t("optimize.no_components", lang)
+    assert empty.value.args[0] == t("optimize.no_component", lang, component="prompt", names=none)
+    assert adapter.artifact({"prompt": "Label it.", "other": "x"}) == "Label it."

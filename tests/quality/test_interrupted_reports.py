@@ -8,6 +8,7 @@ call raises KeyboardInterrupt in the main thread, as SIGINT does.
 from __future__ import annotations
 
 import _thread
+import time
 
 import pytest
 
@@ -46,6 +47,18 @@ def test_an_interrupted_stability_report_shows_itself(ctrl_c, nth):
     shows_itself_partial(report)
 
 
+def test_a_case_whose_repeats_were_interrupted_is_left_out(ctrl_c):
+    steady = interrupting_on_call(12)  # the 2nd repeat of case 1 (5 outputs' calls first)
+
+    def slow(input, output, expected=None):
+        time.sleep(0.05)  # the Ctrl-C lands before the later repeats run
+        return steady(input, output, expected)
+
+    report = sj.stability(slow, TICKETS, repeats=3, **LABELS)
+    assert report.interrupted and 0 < len(report.scores) < len(TICKETS)
+    assert all(scores == [1.0, 1.0, 1.0] for scores in report.scores.values()), report.scores
+
+
 @pytest.mark.parametrize("nth", [2, 7])  # metric_a's pass, then metric_b's
 def test_an_interrupted_compare_report_shows_itself(ctrl_c, nth):
     metric = interrupting_on_call(nth)
@@ -62,6 +75,7 @@ def test_an_interrupted_probe_and_agreement_show_themselves(ctrl_c):
 
 INTERRUPTING = """
 import _thread
+import time
 
 CALLS = []
 

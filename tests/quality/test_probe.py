@@ -3,12 +3,15 @@ exact-match metric that no probe may flag."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from IPython.core.error import UsageError
 
 import skynet_jupyter as sj
 from skynet_jupyter.quality import PROBES, ProbeReport
 from skynet_jupyter.quality.probe import INJECTION
+from skynet_jupyter.show.render import esc
 from tests.quality_support import (
     CONTAINS,
     EMPTY_LOVING,
@@ -306,3 +309,136 @@ def test_the_live_view_follows_the_passes_then_draws_the_report():
     bundle = view._repr_mimebundle_()
     assert bundle["text/plain"] == str(report) and "Gaming probes" in bundle["text/html"]
     view.close()
+
+
+def test_echo_input_keeps_text_whole_and_cuts_a_value_at_ten_thousand_characters():
+    from skynet_jupyter.quality.probe import echo_input
+
+    numbers = list(range(5000))  # shown as "[0, 1, …]": 28,890 characters
+    text = "x" * 12_000
+    shown = "[" + ", ".join(map(str, numbers)) + "]"
+    assert echo_input({"text": text, "numbers": numbers}) == f"{text}\n{shown[:9_999]}…"
+    assert len(echo_input({"numbers": numbers})) == 10_000
+
+
+def test_another_case_output_whose_source_is_unknown_is_not_excused():
+    """A report built by hand (``other_case_from`` empty) still flags what scores as high as the
+    expected value: only a known source with the same expected value excuses it."""
+    from skynet_jupyter.core.report import CaseResult
+    from skynet_jupyter.quality.probe import _findings
+
+    wanted = {"label": "billing"}
+
+    def case(output, score):
+        return CaseResult(index=0, input={"text": "t"}, expected=wanted, output=output, score=score)
+
+    report = ProbeReport(
+        metric_name="m",
+        lang="en",
+        probes=("expected", "other_case"),
+        cases=[0],
+        real={0: case("technical", 0.0)},
+        results={"expected": {0: case("billing", 1.0)}, "other_case": {0: case("other", 1.0)}},
+    )
+    assert report.other_case_from == {}
+    assert [(f.probe, f.cases) for f in _findings(report)] == [("other_case", (0,))]
+
+
+def test_one_probe_case_by_case_in_french():
+    quiet = """
+def score(input, output, expected=None):
+    if output == input["text"]:
+        raise ValueError("an echo")
+    return (1.0 if expected["label"] in output else 0.0), {"feedback": ""}
+"""
+    report = probe(quiet, probes="empty,long,echo_input", lang="fr")
+    assert report.finding("long").cases == (0, 1, 2, 3, 4) and report.finding("empty") is None
+
+    def table(name):
+        html = report.probe_html(name)
+        return re.search(r'<table class="skq-probe-detail".*?</table>', html).group(0)
+
+    def rows(output, score, said):
+        return "".join(
+            f'<tr><td class="skq-num">{case}</td><td>{output(case)}</td>'
+            f"<td{score}</td><td>{said}</td></tr>"
+            for case in range(5)
+        )
+
+    def opened(name):
+        return f'<table class="skq-probe-detail" data-probe="{name}">{HEAD}<tbody>'
+
+    long_billing = "&quot;" + " ".join(["billing"] * 20) + "&quot;"
+    assert table("long").startswith(
+        f'{opened("long")}<tr><td class="skq-num">0</td><td>{long_billing}</td>'
+        '<td class="skq-num skq-flag">1</td><td>—</td></tr>'
+    )
+    empty = rows(lambda case: "&quot;&quot;", ' class="skq-num">0', "—")
+    assert table("empty") == f"{opened('empty')}{empty}</tbody></table>"
+    echo = rows(
+        lambda case: f"&quot;{esc(TICKETS[case]['text'])}&quot;",
+        ' class="skq-num">error',
+        "score a levé ValueError: an echo",
+    )
+    assert table("echo_input") == f"{opened('echo_input')}{echo}</tbody></table>"
+
+
+HEAD = "<thead><tr><th>cas</th><th>sortie</th><th>score</th><th>retour</th></tr></thead>"
+
+
+def test_another_case_output_that_is_this_case_expected_value_is_not_counted():
+    # Both real answers are wrong; each case gets the other's, which is its own label.
+    rows = [
+        {"text": "app crashes", "label": "technical", "out": "billing"},
+        {"text": "charged twice", "label": "billing", "out": "technical"},
+    ]
+    options = {"outputs": "label", "output_column": "out", "probes": "other_case,empty"}
+    report = sj.probe(CONTAINS, rows, **options)
+    assert [report.results["other_case"][case].output for case in (0, 1)] == [
+        "technical",
+        "billing",
+    ]
+    assert report.score("other_case", 0) == 1.0 > report.score("output", 0)
+    assert report.flagged == set()
+
+
+def test_an_injection_into_a_dict_without_text_is_a_note_of_its_own():
+    from skynet_jupyter.quality.probe import injected
+
+    assert injected({"count": 3}) == {"count": 3, "note": INJECTION.strip()}
+    assert injected({"count": 3, "text": "hi"}) == {"count": 3, "text": "hi" + INJECTION}
+
+
+def test_a_dict_output_grows_by_its_text_values():
+    from skynet_jupyter.quality.probe import _SKIP, long_output
+
+    assert long_output({"label": "billing", "count": 2}) == {
+        "label": " ".join(["billing"] * 20),
+        "count": 2,
+    }
+    assert long_output({"count": 2, "label": ""}) is _SKIP  # nothing to repeat: not probed
+
+
+def test_every_expected_number_is_written_into_one_text():
+    from skynet_jupyter.quality.probe import all_expected
+
+    assert all_expected([{"n": 1}, {"n": 2.5}, {"n": 1}, None]) == "1 2.5"
+    assert all_expected([{"label": "a"}, {"label": 3}]) == "a 3"
+
+
+def test_the_seed_chooses_whose_output_other_case_borrows():
+    from skynet_jupyter.quality.probe import rotation
+
+    assert (rotation(5, None), rotation(5, 1)) == (4, 2)
+    report = probe(CONTAINS, probes="other_case", seed=1)
+    assert report.other_case_from == {0: 2, 1: 3, 2: 4, 3: 0, 4: 1}
+
+
+def test_a_judge_without_a_price_is_said_by_probe():
+    def unpriced(instructions, input):
+        return {"text": "FAIL", "input_tokens": 10, "output_tokens": 1}  # tokens, no price
+
+    models = sj.ModelSettings(metric_model=unpriced)
+    report = sj.probe(JUDGED, TICKETS, outputs="label", output_column="label", models=models)
+    assert report.judge_cost_usd is None and report.judge_unpriced > 0
+    assert f"{report.judge_unpriced} cases called a judge with no known price" in str(report)

@@ -100,7 +100,7 @@ def test_after_an_interrupted_first_pass_nothing_more_is_scored():
         steps=[Step("metric_loads", "Metric loads", "passed")], cases=[case], interrupted=True
     )
     metric = _scoring.load(exact, "en")
-    options = RunOptions.evaluating(output_column="said")
+    options = RunOptions.evaluating("agreement", output_column="said")
     seen = {}
     for base in (stopped, dataclasses.replace(stopped, interrupted=False)):
         events: list[object] = []
@@ -123,3 +123,30 @@ def test_a_first_pass_without_outputs_is_not_usable_unless_interrupted():
     stopped = dataclasses.replace(base, interrupted=True)
     assert _scoring.with_output(stopped, "en") == []
     assert _scoring.without_output(stopped) == (0,)
+
+
+def test_the_judges_cost_and_its_unpriced_calls_are_said_in_the_language_asked():
+    from skynet_jupyter.quality._show import judge_cost_text
+    from skynet_jupyter.show.formats import fmt_usd
+
+    cost = t("quality.judge_cost", "fr", cost=fmt_usd(0.25, "fr"))
+    assert judge_cost_text("fr", 0.25, 0) == cost
+    assert judge_cost_text("fr", 0.25, 2) == cost + " " + t("quality.judge_unpriced", "fr", count=2)
+
+
+def test_cases_that_did_not_score_are_a_problem_box_not_a_note():
+    from skynet_jupyter.quality._show import unscored_note
+
+    note = unscored_note("en", [1, 2], 3, "RuntimeError: no judge")
+    assert note is not None and note.kind == ""  # the red box: the report cannot be trusted
+    error = "RuntimeError: no judge"
+    assert note.text == t("quality.unscored_some", "en", count=2, total=3, case=1, error=error)
+    assert '<div class="skq-box">' in note.html()
+
+
+def test_a_judge_with_a_known_price_and_a_case_not_scored_are_not_unpriced_calls():
+    priced = CaseResult(0, {}, None)
+    priced.model_calls, priced.judge_cost_usd = 1, 0.002  # the judge called, at a known price
+    unpriced = CaseResult(1, {}, None)
+    unpriced.model_calls = 1  # the judge called, its price unknown
+    assert _scoring.unpriced_judging([priced, None, unpriced]) == 1

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 import skynet_jupyter as sj
+from skynet_jupyter.i18n import t
 from skynet_jupyter.quality import AgreementReport, ProbeReport
 from skynet_jupyter.quality._scoring import Phase, QualityFinished
 from skynet_jupyter.show.render import esc
@@ -139,6 +140,16 @@ def test_numeric_measures_and_a_long_single_label_in_french():
         "les scores pourraient s'accorder. Ajoutez des cas avec d'autres étiquettes pour mesurer "
         "l'accord."
     )
+
+
+def test_numeric_labels_all_the_same_list_no_rank_disagreement():
+    # With one label for all there is no order to rank against: the report says the measure is
+    # undefined, and lists no case as a disagreement (before, every case far from the middle rank).
+    same = agreement(numeric_rows([(0.5, 0.1), (0.5, 0.3), (0.5, 0.6), (0.5, 0.9)]))
+    assert same.single_label == 0.5 and same.disagreements == [] and not same.passed
+    assert t("quality.agree.disagreements", "en", count=0) in same.text()
+    spread = agreement(numeric_rows([(0.1, 0.9), (0.5, 0.5), (0.9, 0.1)]))
+    assert [d.case for d in spread.disagreements] == [0, 2]  # ranks still compared otherwise
 
 
 def test_a_score_at_the_threshold_is_a_pass():

@@ -137,3 +137,18 @@ def test_a_judge_without_a_price_is_said_not_silently_zero():
     )
     assert report.judge_cost_usd is None and report.judge_unpriced == 10
     assert "10 cases called a judge with no known price" in str(report)
+
+
+def test_stability_tells_its_listener_each_pass_and_the_report():
+    from skynet_jupyter.quality._scoring import Phase, QualityFinished
+
+    events: list = []
+    report = sj.stability(
+        EXACT, TICKETS[:2], outputs="label", run=Classify(), repeats=2, on_event=events.append
+    )
+    phases = [event for event in events if isinstance(event, Phase)]
+    assert phases == [Phase("outputs", 0), Phase("repeats", 2)]  # outputs: 0, not yet known
+    repeats = events[events.index(phases[1]) + 1 : -1]  # the engine's events of that pass
+    assert [type(event).__name__ for event in repeats].count("CaseFinished") == 2
+    assert type(repeats[-1]).__name__ == "Finished"
+    assert isinstance(events[-1], QualityFinished) and events[-1].report is report

@@ -30,6 +30,7 @@ from skynet_jupyter.core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT,
 from skynet_jupyter.core.dataset import Case
 from skynet_jupyter.i18n import t
 from skynet_jupyter.models.case_context import current_case
+from skynet_jupyter.models.rate_limit import refusal_timeout, set_refusal_timeout
 from skynet_jupyter.run import isolation, lifeline
 from skynet_jupyter.run.one_case import CaseRunner
 
@@ -74,7 +75,8 @@ def first_message(runner: CaseRunner, path: list[str]) -> bytes:
     from skynet_jupyter.run.executors import dumps_with_sources
 
     blob = dumps_with_sources(runner)
-    return pickle.dumps((path, os.urandom(16), blob), pickle.HIGHEST_PROTOCOL)
+    settings = {"refusal_timeout": refusal_timeout()}  # this process's: the worker sets it
+    return pickle.dumps((path, os.urandom(16), blob, settings), pickle.HIGHEST_PROTOCOL)
 
 
 def replies_in(data: bytes) -> list[tuple[str, Any]]:
@@ -173,6 +175,31 @@ def test_the_worker_scores_each_case_and_sends_back_its_result(tmp_path, monkeyp
     assert worker["cells"][at:] == [math.inf, 1.0, 0.0, 0.0]
 
 
+def stopping_metric(input, output, expected=None):
+    # What the limiter does when a provider refused every request: tell the run to stop.
+    current_case.get().stop_run(f"stop after case {input['n']}")
+    seen["refusal_timeout"] = refusal_timeout()
+    return 1.0, {"feedback": "Scored.", "scores": {}}
+
+
+def test_the_worker_takes_the_parents_refusal_timeout_and_passes_a_stop_on(tmp_path, monkeypatch):
+    from skynet_jupyter.run.executors import dumps_with_sources
+
+    runner = CaseRunner(sj.Metric(stopping_metric), limits=sj.Limits(metric=30.0))
+    blob = dumps_with_sources(runner)
+    first = pickle.dumps(([], os.urandom(16), blob, {"refusal_timeout": 7.5}), 5)
+    before = refusal_timeout()
+    try:
+        case = isolation._pack(Case(0, {"n": 0}, None, "out"))
+        worker = run_worker(tmp_path, monkeypatch, [first, case])
+    finally:
+        set_refusal_timeout(before)
+    assert seen["refusal_timeout"] == 7.5  # configure(refusal_timeout=) of the parent
+    assert [kind for kind, _ in worker["replies"]] == ["ready", "stop", "result"]
+    assert worker["replies"][1] == ("stop", "stop after case 0")
+    assert worker["replies"][2][1].passed
+
+
 def test_a_worker_given_nothing_says_nothing(tmp_path, monkeypatch):
     worker = run_worker(tmp_path, monkeypatch, [])
     assert worker["replies"] == []
@@ -183,7 +210,7 @@ def test_a_worker_that_cannot_load_its_runner_says_why_and_ends(tmp_path, monkey
     case = isolation._pack(Case(0, {"n": 1}, None, "out"))
     worker = run_worker(tmp_path, monkeypatch, [pickle.dumps(("a", "b")), case])
     assert worker["replies"] == [
-        ("broken", "ValueError: not enough values to unpack (expected 3, got 2)")
+        ("broken", "ValueError: not enough values to unpack (expected 4, got 2)")
     ]
 
 
