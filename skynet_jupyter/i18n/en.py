@@ -737,6 +737,19 @@ MESSAGES = {
         "skynet_jupyter: the provider's {header} header said {value!r}, which is not a usable "
         "number; it is ignored (the rate limiter goes on without it)."
     ),
+    "rate.out_of_quota": "(Out of quota: retrying cannot help; add credit or raise the limit.)",
+    "rate.still_limited": (
+        "(Still rate-limited after {retries} paced retries over {seconds} s: lower the "
+        "concurrency, or ask the provider for a higher limit.)"
+    ),
+    "rate.wait_too_long": (
+        "(The provider asked to wait {seconds} s more, past the {most} s a call waits for a "
+        "rate limit: try again later.)"
+    ),
+    "rate.limited_too_long": (
+        "(Rate-limited for {seconds} s, longer than a call waits ({most} s): lower the "
+        "concurrency or try again later.)"
+    ),
     "rate.refused_everything": (
         "(The provider refused every request to {model} (HTTP 429) for {seconds} s: no more "
         "requests go to it, and the run stops. Try again later, lower the concurrency, or "

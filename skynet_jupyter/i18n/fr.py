@@ -805,6 +805,21 @@ MESSAGES = {
         "skynet_jupyter : l'en-tête {header} du fournisseur valait {value!r}, qui n'est pas un "
         "nombre utilisable ; il est ignoré (le limiteur de débit continue sans lui)."
     ),
+    "rate.out_of_quota": (
+        "(Quota épuisé : réessayer ne peut pas aider ; ajoutez du crédit ou relevez la limite.)"
+    ),
+    "rate.still_limited": (
+        "(Toujours limité après {retries} nouvelles tentatives cadencées en {seconds} s : "
+        "baissez la concurrence, ou demandez au fournisseur une limite plus haute.)"
+    ),
+    "rate.wait_too_long": (
+        "(Le fournisseur demande d'attendre encore {seconds} s, au-delà des {most} s qu'un "
+        "appel attend pour une limite de débit : réessayez plus tard.)"
+    ),
+    "rate.limited_too_long": (
+        "(Limité pendant {seconds} s, plus longtemps qu'un appel n'attend ({most} s) : "
+        "baissez la concurrence ou réessayez plus tard.)"
+    ),
     "rate.refused_everything": (
         "(Le fournisseur a refusé toutes les requêtes vers {model} (HTTP 429) pendant "
         "{seconds} s : plus aucune requête ne lui est envoyée, et l'exécution s'arrête. "

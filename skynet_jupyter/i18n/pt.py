@@ -773,6 +773,21 @@ MESSAGES = {
         "skynet_jupyter: o cabeçalho {header} do fornecedor dizia {value!r}, que não é um "
         "número utilizável; é ignorado (o limitador de taxa continua sem ele)."
     ),
+    "rate.out_of_quota": (
+        "(Quota esgotada: tentar de novo não ajuda; adicione crédito ou aumente o limite.)"
+    ),
+    "rate.still_limited": (
+        "(Ainda limitado após {retries} novas tentativas cadenciadas em {seconds} s: baixe a "
+        "concorrência, ou peça ao fornecedor um limite mais alto.)"
+    ),
+    "rate.wait_too_long": (
+        "(O fornecedor pediu para esperar mais {seconds} s, além dos {most} s que uma chamada "
+        "espera por um limite de taxa: tente mais tarde.)"
+    ),
+    "rate.limited_too_long": (
+        "(Limitado durante {seconds} s, mais do que uma chamada espera ({most} s): baixe a "
+        "concorrência ou tente mais tarde.)"
+    ),
     "rate.refused_everything": (
         "(O fornecedor recusou todos os pedidos a {model} (HTTP 429) durante {seconds} s: "
         "não lhe são enviados mais pedidos, e a execução para. Tente mais tarde, baixe a "

@@ -907,22 +907,15 @@ def _stop_the_run(limiter: EndpointLimiter) -> None:
 def _why_not_retried(
     error: BaseException, retries: int, pause: float | None, spent: float
 ) -> str | None:
-    """Why this 429 ends the call (a sentence), or None to retry it."""
+    """Why this 429 ends the call (a sentence in the user's language), or None to retry it."""
     if is_quota_error(error):
-        return "(Out of quota: retrying cannot help; add credit or raise the limit.)"
+        return t("rate.out_of_quota", resolve_lang())
     if retries >= RATE_LIMIT_RETRIES:
-        return (
-            f"(Still rate-limited after {retries} paced retries over {spent:.0f} s: lower "
-            "the concurrency, or ask the provider for a higher limit.)"
-        )
+        return t("rate.still_limited", resolve_lang(), retries=retries, seconds=f"{spent:.0f}")
     if pause is not None and spent + pause > MAX_WAIT_SECONDS:
-        return (
-            f"(The provider asked to wait {math.ceil(pause)} s more, past the "
-            f"{MAX_WAIT_SECONDS:.0f} s a call waits for a rate limit: try again later.)"
-        )
+        more, most = math.ceil(pause), f"{MAX_WAIT_SECONDS:.0f}"
+        return t("rate.wait_too_long", resolve_lang(), seconds=more, most=most)
     if spent > MAX_WAIT_SECONDS:
-        return (
-            f"(Rate-limited for {spent:.0f} s, longer than a call waits "
-            f"({MAX_WAIT_SECONDS:.0f} s): lower the concurrency or try again later.)"
-        )
+        said = {"seconds": f"{spent:.0f}", "most": f"{MAX_WAIT_SECONDS:.0f}"}
+        return t("rate.limited_too_long", resolve_lang(), **said)
     return None

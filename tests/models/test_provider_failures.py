@@ -317,3 +317,23 @@ def test_the_refused_request_itself_waits_its_retry_after(server):
     refused, again = server.calls()[-2:]
     assert reply.retries == 1 and refused.status == 429
     assert again.arrived >= refused.answered + 0.3
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pt"])
+def test_why_a_429_is_not_retried_is_said_in_the_users_language(monkeypatch, lang):
+    monkeypatch.setenv("SKYNET_LANG", lang)
+    quota = RuntimeError("Error code: 429 - You exceeded your current Quota.")
+    slow = RuntimeError("Error code: 429 - Rate limit reached, slow down.")
+    most = f"{_rate_limit.MAX_WAIT_SECONDS:.0f}"
+    retries = _rate_limit.RATE_LIMIT_RETRIES
+    said = {
+        (quota, 0, None, 0.0): t("rate.out_of_quota", lang),
+        (slow, retries, None, 41.2): t("rate.still_limited", lang, retries=retries, seconds="41"),
+        (slow, 1, 500.0, 3.0): t("rate.wait_too_long", lang, seconds=500, most=most),
+        (slow, 1, None, 700.0): t("rate.limited_too_long", lang, seconds="700", most=most),
+    }
+    for arguments, sentence in said.items():
+        assert _rate_limit._why_not_retried(*arguments) == sentence
+    assert len(set(said.values())) == 4
+    if lang != "en":  # the words differ from English, not only the numbers
+        assert t("rate.out_of_quota", lang) != t("rate.out_of_quota", "en")
