@@ -454,14 +454,16 @@ def run_isolated(
     interrupted = False
     listener_error: BaseException | None = None
     broken: str | None = None  # a worker could not even load the runner: nothing will run
+
+    def stopping() -> bool:  # no further case starts: a broken worker, a listener, a provider
+        return broken is not None or listener_error is not None or pool.provider_stop is not None
+
     try:
         for slot in pool.slots:
             pool.start(slot)
         while True:
-            stopping = (
-                broken is not None or listener_error is not None or pool.provider_stop is not None
-            )
-            if not stopping:
+            stop = stopping()
+            if not stop:
                 for slot in pool.slots:
                     while slot.ready and slot.case is None and todo:
                         case = todo.popleft()
@@ -473,9 +475,9 @@ def run_isolated(
                         pool.send_case(slot, case, payload)
                         started.append(case.index)
             busy = [slot for slot in pool.slots if slot.case is not None]
-            if not busy and (stopping or not todo):
+            if not busy and (stop or not todo):
                 break
-            if stopping or not todo:
+            if stop or not todo:
                 for slot in pool.slots:
                     if slot.case is None:
                         pool.retire(slot)
@@ -490,8 +492,7 @@ def run_isolated(
                 assert late_case is not None
                 pool.kill(slot)
                 fresh.append(timeout_result(runner, late_case, step, blocked=False))
-                live = broken is None and listener_error is None and pool.provider_stop is None
-                if todo and live:
+                if todo and not stopping():
                     pool.start(slot)
             if fresh or started:
                 sent, done = started, fresh

@@ -875,11 +875,16 @@ def test_a_file_with_a_nul_byte_is_not_source(project):
     assert "(source code string cannot contain null bytes)" in said
 
 
-def test_each_artifact_problem_is_one_sentence_naming_the_file(project):
-    run = ("good.py", "--data", "d", "--run", "run.py:run", "--artifact")
+def artifact_problems(project, latin: bytes) -> tuple[str, ...]:
+    """A folder, a pipe and a Latin-1 file ``latin`` as artifacts; the command before the path."""
     (project / "folder").mkdir()
     os.mkfifo(project / "pipe")
-    (project / "latin.txt").write_bytes(b"one\ntwo \xe9t\xe9\n")
+    (project / "latin.txt").write_bytes(latin)
+    return ("good.py", "--data", "d", "--run", "run.py:run", "--artifact")
+
+
+def test_each_artifact_problem_is_one_sentence_naming_the_file(project):
+    run = artifact_problems(project, b"one\ntwo \xe9t\xe9\n")
     expected = {
         "gone.txt": "No artifact file at gone.txt: check the path given to --artifact.",
         "folder": "folder is a directory: give --artifact the file that holds the artifact's text.",
@@ -2061,11 +2066,8 @@ def test_the_documents_time_is_the_sum_of_its_suites():
 
 
 def test_each_artifact_problem_is_said_in_french(project):
-    run = ("good.py", "--data", "d", "--run", "run.py:run", "--artifact")
-    (project / "folder").mkdir()
-    os.mkfifo(project / "pipe")
     # A first line that is empty, and lines after the bad byte: its line is counted from the start.
-    (project / "latin.txt").write_bytes(b"\none\ntwo \xe9\nfour\nfive\n")
+    run = artifact_problems(project, b"\none\ntwo \xe9\nfour\nfive\n")
     expected = {
         "gone.txt": "Aucun fichier d'artefact à gone.txt : vérifiez le chemin de --artifact.",
         "folder": "folder est un dossier : donnez à --artifact le fichier qui contient le texte "
