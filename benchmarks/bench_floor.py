@@ -27,9 +27,9 @@ shared machine it moves far less than the wall clock.
 6. ``CaseRunner.score_case``: the real hot path (adds catching any exception of
    the pipeline as the case's failure, copies kept shallow only when that is
    safe, the helper context, measurements);
-7. ``supervise``: the watched worker thread, results published to the caller;
+7. ``run_in_threads``: the watched worker thread, results published to the caller;
    7a. + ``load_cases``: the rows read into cases (a ``Case``, an ``input`` and
-   an ``expected`` dict per row), then ``supervise`` on them;
+   an ``expected`` dict per row), then ``run_in_threads`` on them;
 8. ``evaluate``: the options, the accounting of one result per case, the
    steps, the report, the feedback advice (step from rung 7a);
    8a. ``evaluate`` on the same rows as a pandas DataFrame (step from rung 8):
@@ -54,7 +54,7 @@ from skynet_jupyter.core.dataset import load_cases
 from skynet_jupyter.core.report import scored_result
 from skynet_jupyter.models.case_context import CaseContext
 from skynet_jupyter.run.one_case import CaseRunner, Deadline
-from skynet_jupyter.run.workers import supervise
+from skynet_jupyter.run.workers import run_in_threads
 
 
 def check_pair(value) -> float:
@@ -207,13 +207,13 @@ def hot_path(rows, cases):
 
 
 def supervised(rows, cases):
-    results, _ = supervise(RUNNER, cases, concurrency=1, on_result=None)
+    results, _ = run_in_threads(RUNNER, cases, concurrency=1, on_result=None)
     return len(results)
 
 
 def loaded_supervised(rows, cases):
     fresh = load_cases(rows, "label", None, None, output_column="prediction")
-    results, _ = supervise(RUNNER, fresh, concurrency=1, on_result=None)
+    results, _ = run_in_threads(RUNNER, fresh, concurrency=1, on_result=None)
     return len(results)
 
 

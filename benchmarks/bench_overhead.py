@@ -103,7 +103,7 @@ def breakdown(rows: list[dict], rounds: int) -> None:
     from skynet_jupyter.core.advice import advise
     from skynet_jupyter.core.dataset import load_cases
     from skynet_jupyter.run import engine
-    from skynet_jupyter.run.workers import supervise
+    from skynet_jupyter.run.workers import run_in_threads
 
     metric = sj.load_metric(score)
     runner = engine.CaseRunner(metric)
@@ -117,7 +117,7 @@ def breakdown(rows: list[dict], rounds: int) -> None:
             runner.run_one(case)
         phases.setdefault("run_one x N (no thread)", []).append(time.perf_counter() - started)
         started = time.perf_counter()
-        supervise(runner, cases, concurrency=1, on_result=None)
+        run_in_threads(runner, cases, concurrency=1, on_result=None)
         phases.setdefault("supervise (watched worker)", []).append(time.perf_counter() - started)
         report = sj.evaluate(
             score, rows, outputs="label", output_column="prediction", concurrency=1

@@ -37,12 +37,13 @@ if TYPE_CHECKING:
     from .core.contract import ContractError, validate_return
     from .core.dataset import Case, DataError, load_cases, load_example
     from .core.metric import Metric, load_metric
+    from .core.model_settings import ModelSettings
     from .core.observation import Observation
     from .core.options import Limits
     from .core.report import CaseResult, CheckReport, EvalReport, Step
     from .core.reward import RewardSpec
     from .models.llm import ModelCallError, ModelReply
-    from .models.settings import ModelNotConfigured, ModelSettings, configure
+    from .models.settings import ModelNotConfigured, configure
     from .models.stand_in import StandInModel
     from .notebook.check_failed import CheckFailed
     from .optimizers.gepa_adapter import to_gepa_adapter
@@ -93,7 +94,7 @@ _LAZY = {
     "ModelCallError": "models.llm",
     "ModelNotConfigured": "models.settings",
     "ModelReply": "models.llm",
-    "ModelSettings": "models.settings",
+    "ModelSettings": "core.model_settings",
     "Observation": "core.observation",
     "OptimizeReport": "optimizers.optimize",
     "ProbeReport": "quality",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper.skynet import llm
-from skynet_jupyter.models.settings import ModelSettings
 from tests.openai_server import OpenAIServer
 
 KEY = "sk-cache-tests-0123456789"

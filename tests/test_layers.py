@@ -1,9 +1,16 @@
 """The package's layers: each subpackage imports only the layers below it.
 
-Read from the source (every import, at module level or inside a function; only
-``if TYPE_CHECKING:`` blocks are left out, since they never run), and checked
-again at run time in a fresh interpreter, where importing a layer must not load
-a module of a layer above it.
+Read from the source, counting EVERY import: at module level, inside a function,
+and under ``if TYPE_CHECKING:`` (a type a module names is a dependency of its
+code, and a cycle through one is still a cycle).  There is no allow-list: an
+import that points up, or a circle of imports, fails with its file:line, every
+one of them at once.  Checked again at run time in a fresh interpreter, where
+importing a layer must not load a module of a layer above it.
+
+Two things are found *by name at run time*, not imported, so that no import
+points up (each module's docstring says why): a report's views (the registry in
+``core/shows_itself.py``) and the helper module behind ``import skynet``
+(``core/skynet_import.py``).
 """
 
 from __future__ import annotations
@@ -38,20 +45,13 @@ RANKS = {
 }
 ROOT_LAYER = ("pytest_plugin", "importable", "examples")
 
-# The two imports that point up, each inside one function, and why they must.
-UPWARD = {
-    # A report shows itself (STYLE: results render themselves): at display time only.
-    ("core.report", "show.render"),
-    # The `import skynet` hook's job is to load the helper module, by its name, on demand.
-    ("core.skynet_import", "helper"),
-    ("core.skynet_import", "helper.skynet"),
-}
-
 # Only the notebook layer talks to IPython and the browser.
 FRONT_END = ("IPython", "ipywidgets", "traitlets", "comm", "ipykernel")
 
 # Limits on the package's own root: the public API and the entry points.
 ROOT_FILES = 8
+
+Import = tuple[str, int]  # (module relative to the package, or "ext:NAME"; line)
 
 
 def _module_name(path: Path) -> str:
@@ -66,50 +66,46 @@ def _layer(module: str) -> str:
     return "" if first in ROOT_LAYER else first
 
 
-def _type_checking_only(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+def _relative_targets(node: ast.ImportFrom, package: str) -> list[str]:
+    base = package.split(".") if package else []
+    base = base[: len(base) - (node.level - 1)]
+    target = ".".join([*base, *([node.module] if node.module else [])])
+    if node.module:
+        return [target]
+    # from . import x, y: each is a module of that package
+    return [f"{target}.{alias.name}".strip(".") for alias in node.names]
 
 
-def _imports(path: Path, *, top_level_only: bool = False) -> list[tuple[str, int]]:
-    """(imported module relative to the package, or 'ext:NAME'; line) for every import."""
+def _absolute_target(name: str) -> str:
+    if name.split(".")[0] == "skynet_jupyter":
+        return name.partition(".")[2]
+    return "ext:" + name.split(".")[0]
+
+
+def _targets(node: ast.AST, package: str) -> list[str]:
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            return _relative_targets(node, package)
+        return [_absolute_target(node.module)] if node.module else []
+    if isinstance(node, ast.Import):
+        return [_absolute_target(alias.name) for alias in node.names]
+    return []
+
+
+def _imports(path: Path) -> list[Import]:
+    """Every import statement of the file, wherever it stands (functions, TYPE_CHECKING)."""
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: list[tuple[str, int]] = []
-
-    def visit(node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if _type_checking_only(child):
-                continue
-            if isinstance(child, ast.ImportFrom):
-                if child.level:
-                    base = package.split(".") if package else []
-                    base = base[: len(base) - (child.level - 1)]
-                    target = ".".join([*base, *([child.module] if child.module else [])])
-                    if child.module:
-                        found.append((target, child.lineno))
-                    else:  # from . import x, y: each is a module of that package
-                        for alias in child.names:
-                            found.append((f"{target}.{alias.name}".strip("."), child.lineno))
-                elif child.module and child.module.split(".")[0] == "skynet_jupyter":
-                    found.append((child.module.partition(".")[2], child.lineno))
-                elif child.module:
-                    found.append(("ext:" + child.module.split(".")[0], child.lineno))
-            elif isinstance(child, ast.Import):
-                for alias in child.names:
-                    if alias.name.split(".")[0] == "skynet_jupyter":
-                        found.append((alias.name.partition(".")[2], child.lineno))
-                    else:
-                        found.append(("ext:" + alias.name.split(".")[0], child.lineno))
-            if top_level_only and isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                continue
-            visit(child)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")))
-    return found
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(target, node.lineno) for node in ast.walk(tree) for target in _targets(node, package)]
 
 
 def _sources() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
+
+
+def _where(path: Path, line: int) -> str:
+    return f"skynet_jupyter/{path.relative_to(PACKAGE)}:{line}"
 
 
 def test_every_layer_has_a_rank() -> None:
@@ -117,71 +113,101 @@ def test_every_layer_has_a_rank() -> None:
     assert layers <= set(RANKS), f"a new layer needs a rank here: {layers - set(RANKS)}"
 
 
+def _upward(path: Path) -> list[str]:
+    here = _layer(_module_name(path))
+    return [
+        f"{_where(path, line)} imports {target}"
+        for target, line in _imports(path)
+        if not target.startswith("ext:")
+        and _layer(target) != here
+        and RANKS[_layer(target)] >= RANKS[here]
+    ]
+
+
 def test_imports_point_down() -> None:
-    upward = []
-    for path in _sources():
-        module = _module_name(path)
-        here = _layer(module)
-        for target, line in _imports(path):
-            if target.startswith("ext:"):
-                continue
-            there = _layer(target)
-            if there == here or (module, target) in UPWARD:
-                continue
-            if RANKS[there] >= RANKS[here]:
-                upward.append(f"{path.relative_to(PACKAGE)}:{line} imports {target}")
+    upward = [found for path in _sources() for found in _upward(path)]
     assert not upward, "imports that do not point down:\n" + "\n".join(upward)
 
 
-def test_the_upward_imports_are_inside_functions() -> None:
-    # The two allowed upward imports must stay lazy: importing the core loads no view.
-    for module, target in UPWARD:
-        path = PACKAGE / (module.replace(".", "/") + ".py")
-        top_level = [name for name, _ in _imports(path, top_level_only=True)]
-        assert target not in top_level, f"{module} imports {target} at module level"
-
-
 def test_only_the_notebook_layer_imports_the_front_end() -> None:
-    offenders = []
-    for path in _sources():
-        if _layer(_module_name(path)) == "notebook":
-            continue
-        for target, line in _imports(path):
-            if target.startswith("ext:") and target[4:] in FRONT_END:
-                offenders.append(f"{path.relative_to(PACKAGE)}:{line} imports {target[4:]}")
+    offenders = [
+        f"{_where(path, line)} imports {target[4:]}"
+        for path in _sources()
+        if _layer(_module_name(path)) != "notebook"
+        for target, line in _imports(path)
+        if target.startswith("ext:") and target[4:] in FRONT_END
+    ]
     assert not offenders, "\n".join(offenders)
 
 
-def test_no_import_circles() -> None:
-    graph: dict[str, set[str]] = {}
+Graph = dict[str, dict[str, str]]  # module -> {imported module: "file:line"}
+
+
+def _import_graph() -> Graph:
     modules = {_module_name(path) for path in _sources()}
+    graph: Graph = {}
     for path in _sources():
         module = _module_name(path)
-        edges = graph.setdefault(module, set())
-        for target, _ in _imports(path):
-            if target.startswith("ext:") or (module, target) in UPWARD:
-                continue  # the upward imports are lazy by design (the test above)
-            # `from .pkg import name` may name a module of pkg, or an attribute of it
-            edges.add(target if target in modules else target.rpartition(".")[0])
-    # A package's __init__ importing its own modules is how packages work, not a circle.
-    circles = []
-    state: dict[str, int] = {}
-
-    def visit(node: str, trail: list[str]) -> None:
-        state[node] = 1
-        for nxt in sorted(graph.get(node, ())):
-            if nxt == node or node.startswith(nxt + ".") or not nxt:
+        edges = graph.setdefault(module, {})
+        for target, line in _imports(path):
+            if target.startswith("ext:"):
                 continue
-            if state.get(nxt) == 1:
-                circles.append(" -> ".join([*trail[trail.index(nxt) :], nxt]))
-            elif nxt not in state:
-                visit(nxt, [*trail, nxt])
-        state[node] = 2
+            # `from .pkg import name` may name a module of pkg, or an attribute of it
+            imported = target if target in modules else target.rpartition(".")[0]
+            # A package's __init__ importing its own modules (or a module importing the
+            # package it belongs to) is how packages work, not a circle.
+            if imported and imported != module and not module.startswith(imported + "."):
+                edges.setdefault(imported, _where(path, line))
+    return graph
+
+
+def _tangles(graph: Graph) -> list[set[str]]:
+    """The strongly connected groups of two or more modules (Tarjan): each holds a circle.
+
+    Every group is found, however the walk enters it, so one run lists them all."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for nxt in graph.get(node, {}):
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            group: set[str] = set()
+            while node not in group:
+                group.add(stack.pop())
+            if len(group) > 1:
+                groups.append(group)
 
     for module in sorted(graph):
-        if module not in state:
-            visit(module, [module])
-    assert not circles, "import circles:\n" + "\n".join(circles)
+        if module not in order:
+            visit(module)
+    return groups
+
+
+def _circles(graph: Graph) -> list[str]:
+    """Each tangle of modules, with every import inside it as file:line."""
+    return [
+        "\n".join(
+            f"    {a} -> {b} ({graph[a][b]})"
+            for a in sorted(group)
+            for b in sorted(graph[a])
+            if b in group
+        )
+        for group in _tangles(graph)
+    ]
+
+
+def test_no_import_circles() -> None:
+    circles = _circles(_import_graph())
+    assert not circles, "import circles (modules that import each other):\n" + "\n\n".join(circles)
 
 
 def test_the_package_root_holds_only_the_entry_points() -> None:

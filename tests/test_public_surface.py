@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import skynet_jupyter as sj
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper import skynet as skynet_helpers
 from skynet_jupyter.models import settings as model_settings
-from skynet_jupyter.models.settings import ModelSettings
 
 
 def test_every_exported_name_resolves() -> None:

@@ -22,10 +22,10 @@ from typing import Any
 
 from ..core.dataset import Case, DataError
 from ..core.metric import Metric
-from ..core.options import RunOptions
-from ..i18n import t
-from ..models.settings import ModelSettings
-from ..optimizers.gepa_adapter import ReflectionModel, import_gepa, optimizer_options
+from ..core.model_settings import ModelSettings
+from ..core.options import RunOptions, speaks_its_options_language
+from ..i18n import current_lang, t
+from ..optimizers.gepa_adapter import ReflectionModel, import_gepa, options_apart
 from ..optimizers.optimize import (
     check_stops,
     chosen_reflection_model,
@@ -93,42 +93,30 @@ def align(
     configured one.  Returns an :class:`AlignReport`; ``report.save(path)``
     writes the metric with the new instructions.
     """
-    checked = optimizer_options(
-        run_timeout,
-        isolation,
-        outputs=outputs,
-        inputs=inputs,
-        split=split,
-        run=run,
-        artifact=artifact,
-        output_column=output_column,
-        cases=cases,
-        json_columns=json_columns,
-        dtype=dtype,
-        timeout=timeout,
-        concurrency=concurrency,
-        executor=executor,
-        lang=lang,
-        models=models,
-    )
-    return align_with(
-        metric,
-        data,
-        checked,
-        labels=labels,
-        prompt=prompt,
-        threshold=threshold,
-        rationale=rationale,
-        reflection_model=reflection_model,
-        budget=budget,
-        max_cost=max_cost,
-        val=val,
-        seed=seed,
-        run_cache=run_cache,
-        on_event=on_event,
-    )
+    options, own = options_apart(locals(), _OWN_KEYWORDS)
+    metric, data = own.pop("metric"), own.pop("data")
+    return align_with(metric, data, options, **own)
 
 
+# align's keywords that are not run options: align_with's own, and what it is given.
+_OWN_KEYWORDS = (
+    "metric",
+    "data",
+    "labels",
+    "prompt",
+    "threshold",
+    "rationale",
+    "reflection_model",
+    "budget",
+    "max_cost",
+    "val",
+    "seed",
+    "run_cache",
+    "on_event",
+)
+
+
+@speaks_its_options_language
 def align_with(
     metric: Metric | Callable[..., Any] | str,
     data: Any,
@@ -147,64 +135,97 @@ def align_with(
     on_event: AlignListener | None = None,
 ) -> AlignReport:
     """:func:`align` with its run options already checked (``%skynet_align`` calls it)."""
-    lang = options.language
     started = _scoring.clock()
     import_gepa()  # without the library, say so before anything runs
-    check_stops(budget, max_cost, lang)
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
-        raise ValueError(t("quality.agree.threshold", lang, value=threshold))
-    for column in (labels, rationale):
-        if column is not None and (not isinstance(column, str) or not column):
-            raise ValueError(t("align.column_name", lang, value=repr(column)))
-    loaded = _scoring.load(metric, lang)
-    judge_prompt = find_prompt(loaded, prompt, lang)
-    reflection = ReflectionModel(chosen_reflection_model(reflection_model, options.models, lang))
+    _refuse_bad_arguments(labels, rationale, threshold, budget, max_cost)
+    loaded = _scoring.load(metric, options.language)
+    judge_prompt = find_prompt(loaded, prompt, options.language)
+    reflection = ReflectionModel(chosen_reflection_model(reflection_model, options.models))
     humans, options = _human_labels(data, options, labels, rationale, float(threshold))
     wanted = [case for case in chosen_cases(data, options) if case.index in humans.labels]
-    _enough(humans, len(wanted), lang)
+    _enough(humans, len(wanted))
 
     # The old instructions judge every labelled case once: the held-out "before", and the
     # outputs every candidate judges again (run is never called again).
     if on_event is not None:
-        on_event(AlignEvent("outputs", _empty_report(loaded, judge_prompt, humans, lang)))
+        on_event(AlignEvent("outputs", _empty_report(loaded, judge_prompt, humans)))
     first = execute_cases("eval", loaded, wanted, options, on_event=None, run_cache=run_cache)
     judged = [r for r in first.cases if _scoring.has_output(r)]
-    left_out = tuple(sorted(set(humans.labels) - {r.index for r in judged}))
     if first.interrupted:
         raise KeyboardInterrupt
-    _enough(humans, len(judged), lang)
+    _enough(humans, len(judged))
     known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
-    train, held = split_cases(known, val, seed, lang)
+    train, held = split_cases(known, val, seed)
 
-    report = _empty_report(loaded, judge_prompt, humans, lang)
+    report = _empty_report(loaded, judge_prompt, humans)
     report.prompt = judge_prompt
     report.rationale_column = rationale
-    report.optimization = OptimizeReport(
-        seed_artifact=judge_prompt.text,
+    report.optimization = _optimization_report(report, loaded, budget, max_cost, train)
+    report.train_cases = [case.index for case in train]
+    report.held_out_cases = [case.index for case in held]
+    report.left_out = tuple(sorted(set(humans.labels) - {r.index for r in judged}))
+    report.first_pass_calls = len(first.cases)
+    by_index = {r.index: r for r in first.cases}
+    report.held_out[0] = humans.report(loaded.name, [by_index[c.index] for c in held], report.lang)
+
+    adapter = JudgeAdapter(judge_prompt, humans, options)
+    for result in first.cases:
+        adapter.spend.add_case(result)
+    _search(report, adapter, reflection, train, held, max_cost, seed, on_event)
+    report.elapsed_s = _scoring.clock() - started
+    return report
+
+
+def _refuse_bad_arguments(
+    labels: str,
+    rationale: str | None,
+    threshold: float,
+    budget: int,
+    max_cost: float | None,
+) -> None:
+    """The align keywords the run options do not check, each refused with one sentence."""
+    check_stops(budget, max_cost)
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise ValueError(t("quality.agree.threshold", value=threshold))
+    for column in (labels, rationale):
+        if column is not None and (not isinstance(column, str) or not column):
+            raise ValueError(t("align.column_name", value=repr(column)))
+
+
+def _optimization_report(
+    report: AlignReport, metric: Metric, budget: int, max_cost: float | None, train: list[Case]
+) -> OptimizeReport:
+    """GEPA's report, before it starts: it learns from the training cases only."""
+    return OptimizeReport(
+        seed_artifact=report.seed_prompt,
         budget=budget,
         max_cost=max_cost,
-        lang=lang,
-        metric_name=loaded.name,
+        lang=report.lang,
+        metric_name=metric.name,
         component=COMPONENT,
         train_size=len(train),
         val_size=len(train),  # GEPA keeps what agrees best with the training cases
         val_cases=[case.index for case in train],
     )
-    report.train_cases = [case.index for case in train]
-    report.held_out_cases = [case.index for case in held]
-    report.left_out = left_out
-    report.first_pass_calls = len(first.cases)
-    by_index = {r.index: r for r in first.cases}
-    report.held_out[0] = humans.report(loaded.name, [by_index[c.index] for c in held], lang)
 
-    adapter = JudgeAdapter(judge_prompt, humans, options)
-    for result in first.cases:
-        adapter.spend.add_case(result)
+
+def _search(
+    report: AlignReport,
+    adapter: JudgeAdapter,
+    reflection: ReflectionModel,
+    train: list[Case],
+    held: list[Case],
+    max_cost: float | None,
+    seed: int,
+    on_event: AlignListener | None,
+) -> None:
+    """Run GEPA on the training cases; judge each new best on the held-out cases."""
+    humans, metric_name = adapter.labels, report.metric_name
 
     def judge_held_out(candidate: int, text: str) -> None:
         results = adapter.judge(held, text, events=False)
         report.held_out_calls += len(results)
-        report.held_out[candidate] = humans.report(loaded.name, results, lang)
+        report.held_out[candidate] = humans.report(metric_name, results, report.lang)
 
     def relay(event: OptimizeEvent) -> None:
         best = report.optimization.best
@@ -213,28 +234,25 @@ def align_with(
             _tell(on_event, "held_out", report)
         _tell(on_event, event.kind if event.kind != "finished" else "gepa_done", report)
 
-    gepa_options: dict[str, Any] = {}
     recorder = drive_gepa(
         report.optimization,
         adapter,
         reflection,
-        {COMPONENT: judge_prompt.text},
+        {COMPONENT: report.seed_prompt},
         train,
         train,
         max_cost=max_cost,
         seed=seed,
-        gepa_options=gepa_options,
+        gepa_options={},
         on_event=relay,
     )
     best = report.optimization.best
     if best is not None and best.index not in report.held_out and not report.interrupted:
         judge_held_out(best.index, best.text)
     report.advice = _why_not(report)
-    report.elapsed_s = _scoring.clock() - started
     report.finished = report.optimization.finished = True
     recorder.emit("finished")  # the costs, once more, then the listener's last event
     _tell(on_event, "finished", report)
-    return report
 
 
 def _tell(on_event: AlignListener | None, kind: str, report: AlignReport) -> None:
@@ -242,11 +260,9 @@ def _tell(on_event: AlignListener | None, kind: str, report: AlignReport) -> Non
         on_event(AlignEvent(kind, report))
 
 
-def _empty_report(
-    metric: Metric, prompt: JudgePrompt, humans: HumanLabels, lang: str
-) -> AlignReport:
+def _empty_report(metric: Metric, prompt: JudgePrompt, humans: HumanLabels) -> AlignReport:
     """The report before GEPA starts (what the live view shows during the first pass)."""
-    text = prompt.text
+    text, lang = prompt.text, current_lang()
     return AlignReport(
         metric_name=metric.name,
         prompt_name=prompt.name,
@@ -263,7 +279,6 @@ def _human_labels(
     data: Any, options: RunOptions, column: str, rationale: str | None, threshold: float
 ) -> tuple[HumanLabels, RunOptions]:
     """The labelled cases' labels (and reasons), and options that never show them."""
-    lang = options.language
     columns = [column] if rationale is None else [column, rationale]
     rows, options = human_columns(data, options, columns)
     labels: dict[int, Any] = {}
@@ -276,7 +291,7 @@ def _human_labels(
         value = label_value(label)
         if value is None:
             example = show_value(label)
-            raise DataError(t("quality.agree.bad_labels", lang, column=column, example=example))
+            raise DataError(t("quality.agree.bad_labels", column=column, example=example))
         labels[index], values[index] = label, value
         if rationale is not None and not missing_label(row[rationale]):
             reasons[index] = str(row[rationale]).strip()
@@ -284,17 +299,17 @@ def _human_labels(
     return HumanLabels(column, kind, threshold, labels, values, reasons), options
 
 
-def _enough(humans: HumanLabels, count: int, lang: str) -> None:
+def _enough(humans: HumanLabels, count: int) -> None:
     """Ten labelled cases or more, not all with the same label: else one sentence."""
     if count < MIN_LABELS:
         raise DataError(
-            t("align.too_few_labels", lang, count=count, column=humans.column, least=MIN_LABELS)
+            t("align.too_few_labels", count=count, column=humans.column, least=MIN_LABELS)
         )
     values = set(humans.values.values())
     if len(values) == 1:
         (value,) = values
-        shown = humans.word(value, lang) if humans.kind == BINARY else fmt_score(value)
-        raise DataError(t("align.constant_labels", lang, column=humans.column, value=shown))
+        shown = humans.word(value, current_lang()) if humans.kind == BINARY else fmt_score(value)
+        raise DataError(t("align.constant_labels", column=humans.column, value=shown))
 
 
 def _why_not(report: AlignReport) -> list[str]:

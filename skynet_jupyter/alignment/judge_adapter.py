@@ -32,7 +32,6 @@ from ..optimizers.report import Costs
 from ..quality import _scoring
 from ..quality.agreement import (
     BINARY,
-    RANK_GAP,
     AgreementReport,
     disagreements_of,
 )
@@ -71,10 +70,6 @@ class HumanLabels:
         if self.kind == BINARY:
             return 1.0 if (1.0 if score >= self.threshold else 0.0) == value else 0.0
         return max(0.0, 1.0 - abs(score - (value - self.low) / self.span))
-
-    def agrees(self, case: int, score: float) -> bool:
-        """The verdict counts as the label's (numeric: within a quarter of the range)."""
-        return self.agreement(case, score) >= (1.0 if self.kind == BINARY else 1.0 - RANK_GAP)
 
     def word(self, value: float, lang: str) -> str:
         """A pass/fail verdict as the reports say it."""

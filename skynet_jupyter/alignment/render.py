@@ -11,8 +11,7 @@ through ``esc``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..core.shows_itself import show_with
 from ..i18n import t
 from ..optimizers.render import (
     cost_line,
@@ -25,10 +24,9 @@ from ..optimizers.render import (
 from ..quality.agreement import BINARY, AgreementReport
 from ..show.formats import fmt_score, fmt_usd
 from ..show.render import esc, show_value
+from ..show.render import head_html as drawn_head
 from ..show.style import STYLE
-
-if TYPE_CHECKING:
-    from .report import AlignReport, Flip
+from .report import AlignReport, Flip
 
 SHOWN_FLIPS = 20
 
@@ -88,16 +86,10 @@ def status_lines(report: AlignReport) -> list[str]:
     """The split, the calls (judge and reflection apart) and the cost, the stop."""
     lang = report.lang
     lines = []
-    if report.held_out_cases:
-        lines.append(
-            t(
-                "align.split",
-                lang,
-                train=len(report.train_cases),
-                held=len(report.held_out_cases),
-                count=len(report.held_out_cases),
-            )
-        )
+    held = len(report.held_out_cases)
+    if held:
+        train = len(report.train_cases)
+        lines.append(t("align.split", lang, train=train, held=held, count=held))
     optimization = report.optimization
     calls = t(
         "align.calls",
@@ -162,16 +154,12 @@ def align_text(report: AlignReport) -> str:
 
 
 def head_html(report: AlignReport) -> str:
+    """The alignment's head: agreement before and after, the split, the costs, advice."""
     headline, tone = title(report)
-    parts = [
-        STYLE,
-        '<div class="sko sko-head skynet-align-head">',
-        f'<div class="sko-title sko-{tone}">{esc(headline)}</div>',
-        *(f'<div class="sko-sub">{esc(line)}</div>' for line in status_lines(report)),
-        *(f'<div class="sko-advice">{esc(note)}</div>' for note in report.advice),
-        "</div>",
-    ]
-    return "".join(parts)
+    lines = [("sub", line) for line in status_lines(report)]
+    lines += [("advice", note) for note in report.advice]
+    box = "sko sko-head skynet-align-head"
+    return drawn_head("sko", headline, f"sko-{tone}", lines, box=box)
 
 
 def _agreement_html(report: AlignReport) -> str:
@@ -240,3 +228,7 @@ def body_html(report: AlignReport, *, styled: bool = True) -> str:
 def align_html(report: AlignReport) -> str:
     body = body_html(report, styled=False)
     return f'<div class="skynet-optimize skynet-align">{head_html(report)}{body}</div>'
+
+
+# The report shows itself through these (core/shows_itself.py): it never imports this module.
+show_with(AlignReport, text=align_text, html=align_html)

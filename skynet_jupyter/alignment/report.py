@@ -213,16 +213,6 @@ class AlignReport(ShowsItself):
             )
         return pd.DataFrame(rows).set_index("case") if rows else pd.DataFrame()
 
-    def _text(self) -> str:
-        from .render import align_text
-
-        return align_text(self)
-
-    def _html(self) -> str:
-        from .render import align_html
-
-        return align_html(self)
-
     def __repr__(self) -> str:
         def shown(report: AgreementReport | None) -> str:
             value = measure(report)

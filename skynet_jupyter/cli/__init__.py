@@ -37,10 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     argparse's own ends (``--help``, an argument it refuses) raise ``SystemExit``.
     """
-    from ..i18n import resolve_lang
+    from ..i18n import language
     from .each_metric import check_each
     from .parse import parse
 
     raw = list(sys.argv[1:] if argv is None else argv)
     args = parse(raw)
-    return check_each(args, resolve_lang(args.lang))
+    # The command's language, set once: --lang, else SKYNET_LANG, else the locale.
+    with language(args.lang):
+        return check_each(args)

@@ -20,13 +20,16 @@ import pickle
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.model_settings import ModelSettings
-from ..i18n import t
+from ..i18n import language, t
 from ..run.lifeline import end_with_parent
 from .job import Job
 from .sources import import_folders, run_file
+
+if TYPE_CHECKING:
+    from ..core.contract import ContractError
 
 __all__ = ["main"]
 
@@ -49,15 +52,7 @@ def main() -> None:
     # If skynet-check itself ends (even by SIGKILL), this child ends with its process group:
     # what the metric started (a program it runs, an isolation worker) goes too.
     end_with_parent(os.getppid())
-    try:
-        message = _check(job, send)
-    except KeyboardInterrupt:  # Ctrl-C while loading, before the engine could keep cases
-        message = {"event": "interrupted"}
-    except BaseException as exc:  # our own fault: say so in one line, never a silence
-        message = {
-            "event": "crashed",
-            "message": t("cli.crashed", job.lang, error=f"{type(exc).__name__}: {exc}"),
-        }
+    message = _last_message(job, send)
     sys.stdout.flush()
     sys.stderr.flush()
     send(message)
@@ -66,47 +61,47 @@ def main() -> None:
     os._exit(0)
 
 
-def _check(job: Job, send: Callable[[Message], None]) -> Message:
-    from ..core.contract import METRIC_LOADS, ContractError
-    from ..core.dataset import DataError
-    from ..core.metric import SourceFileError, load_function, load_metric
-    from ..run.engine import execute
-    from ..show.render import report_text
-    from .json_out import strict_document, strict_json
-
-    lang, options = job.lang, job.options
-    run = options.run
-    sys.path[:0] = import_folders(job.metric, run)  # modules beside the metric and run files
-    if isinstance(run, str):
-        path_text = run_file(run)
-        send({"event": "loading", "path": path_text})
-        try:
-            run = load_function(run)
-        except SourceFileError as problem:
-            return _usage(problem.message(lang))
-        except AttributeError as problem:
-            return _usage(_no_function(problem, path_text, lang))
-        except FileNotFoundError as problem:
-            return _usage(str(problem))
-        except (Exception, SystemExit) as exc:  # sys.exit() at import is a failure to load
-            return _usage(_load_failure(path_text, exc, lang))
-    send({"event": "loading", "path": job.metric})
-    metric: Any
+def _last_message(job: Job, send: Callable[[Message], None]) -> Message:
+    """The check's verdict, or why there is none; never raises."""
     try:
-        metric = load_metric(Path(job.metric))
-    except ContractError as problem:
-        if problem.step != METRIC_LOADS:  # it loads, but breaks the contract: the report says
-            metric = Path(job.metric)
-        else:  # a file that does not load is a usage error naming the file (and the line)
-            reason = problem.message(lang)
-            if problem.message_id.startswith("loads."):
-                reason = t("cli.metric_failed", lang, path=job.metric, reason=reason)
-            from ..core.skynet_import import shadowing_note
+        return _check(job, send)
+    except KeyboardInterrupt:  # Ctrl-C while loading, before the engine could keep cases
+        return {"event": "interrupted"}
+    except BaseException as exc:  # our own fault: say so in one line, never a silence
+        return {
+            "event": "crashed",
+            "message": t("cli.crashed", job.lang, error=f"{type(exc).__name__}: {exc}"),
+        }
 
-            shadowed = shadowing_note(lang)  # `import skynet` got the user's own module
-            if shadowed is not None:
-                reason = f"{reason} {shadowed}"
-            return {**_usage(reason), "line": problem.fields.get("line")}  # for --format github
+
+class _NoReport(Exception):
+    """The check ended before its report (a usage error); ``message`` is the last message."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _check(job: Job, send: Callable[[Message], None]) -> Message:
+    """The check's last message: its report, or the usage error that stopped it first."""
+    # A new process starts outside the parent's language context: the job says it.
+    with language(job.lang):
+        try:
+            return _checked(job, send)
+        except _NoReport as stopped:
+            return stopped.message
+
+
+def _checked(job: Job, send: Callable[[Message], None]) -> Message:
+    _import_ours_first()
+    from ..core.dataset import DataError
+    from ..run.engine import execute
+
+    options = job.options
+    # Modules beside the metric and run files are found first.
+    sys.path[:0] = import_folders(job.metric, options.run)
+    run = _loaded_run(options.run, send)
+    metric = _loaded_metric(job.metric, send)
     send({"event": "loaded"})
     # The run function loaded once, here (so its failures are usage errors): not again.
     options = dataclasses.replace(options, run=run, models=_models(options.models, job.api_base))
@@ -115,15 +110,84 @@ def _check(job: Job, send: Callable[[Message], None]) -> Message:
             job.kind, metric, job.data, options, on_event=None, run_cache=_run_cache(job)
         )
     except DataError as problem:
-        return _usage(problem.message(lang))
+        return _usage(problem.message())
     except ValueError as problem:
         return _usage(str(problem))
     missing_model = _missing_model(report)
     if missing_model is not None:
         from ..core.contract import NO_MODEL_HINTS
 
-        hint = t(NO_MODEL_HINTS[missing_model], lang)
-        return _usage(t("cli.no_model", lang, hint=hint, option=f"--{missing_model}-model"))
+        hint = t(NO_MODEL_HINTS[missing_model])
+        return _usage(t("cli.no_model", hint=hint, option=f"--{missing_model}-model"))
+    return _done(job, report)
+
+
+def _import_ours_first() -> None:
+    """Import what the check uses of ours before the user's folders go first on sys.path
+    (as it always did): what these modules import is ours, never a file of theirs."""
+    from ..core import contract, dataset, metric
+    from ..run import engine
+    from ..show import render
+    from . import json_out
+
+    del contract, dataset, metric, engine, render, json_out  # loaded; used where needed
+
+
+def _loaded_run(run: Any, send: Callable[[Message], None]) -> Any:
+    """``--run FILE.py:FUNC``'s function, imported here (as given when it is not a file)."""
+    if not isinstance(run, str):
+        return run
+    from ..core.metric import SourceFileError, load_function
+
+    path_text = run_file(run)
+    send({"event": "loading", "path": path_text})
+    try:
+        return load_function(run)
+    except SourceFileError as problem:
+        message = problem.message()
+    except AttributeError as problem:
+        message = _no_function(problem, path_text)
+    except FileNotFoundError as problem:
+        message = str(problem)
+    except (Exception, SystemExit) as exc:  # sys.exit() at import is a failure to load
+        message = _load_failure(path_text, exc)
+    raise _NoReport(_usage(message))
+
+
+def _loaded_metric(path: str, send: Callable[[Message], None]) -> Any:
+    """The metric module; its path when it loads but breaks the contract (the report says)."""
+    from ..core.contract import METRIC_LOADS, ContractError
+    from ..core.metric import load_metric
+
+    send({"event": "loading", "path": path})
+    try:
+        return load_metric(Path(path))
+    except ContractError as problem:
+        if problem.step != METRIC_LOADS:  # it loads, but breaks the contract: the report says
+            return Path(path)
+        # A file that does not load is a usage error naming the file (and the line).
+        usage = {**_usage(_metric_load_failure(problem, path)), "line": problem.fields.get("line")}
+        raise _NoReport(usage) from None  # the line: for --format github
+
+
+def _metric_load_failure(problem: ContractError, path: str) -> str:
+    """Why the metric file does not load (and that ``import skynet`` got the user's own module)."""
+    from ..core.skynet_import import shadowing_note
+
+    reason = problem.message()
+    if problem.message_id.startswith("loads."):
+        reason = t("cli.metric_failed", path=path, reason=reason)
+    shadowed = shadowing_note()  # `import skynet` got the user's own module
+    if shadowed is not None:
+        reason = f"{reason} {shadowed}"
+    return reason
+
+
+def _done(job: Job, report: Any) -> Message:
+    """The last message of a check that reported: its report laid out as the job asks."""
+    from ..show.render import report_text
+    from .json_out import strict_document, strict_json
+
     if job.as_json:
         output = strict_json(strict_document(report))
     else:  # laid out for the parent's stdout (this process's stdout is a pipe)
@@ -178,8 +242,9 @@ def _usage(message: str) -> Message:
     return {"event": "usage", "message": message}
 
 
-def _no_function(problem: AttributeError, path: str, lang: str) -> str:
-    """The run file lacks the function named after ':', in ``lang``: what it does define."""
+def _no_function(problem: AttributeError, path: str, lang: str | None = None) -> str:
+    """The run file lacks the function named after ':': what it does define (in ``lang``,
+    by default the run's)."""
     module = problem.obj
     if getattr(module, "__file__", None) != str(Path(path).resolve()):
         return str(problem)  # raised by the file's own code while it loaded: as it is
@@ -193,8 +258,9 @@ def _no_function(problem: AttributeError, path: str, lang: str) -> str:
     )
 
 
-def _load_failure(path: str, exc: BaseException, lang: str) -> str:
-    """One sentence for a run file that fails to import: the file, the line, the error."""
+def _load_failure(path: str, exc: BaseException, lang: str | None = None) -> str:
+    """One sentence for a run file that fails to import: the file, the line, the error
+    (in ``lang``, by default the run's)."""
     import traceback
 
     if isinstance(exc, SyntaxError):

@@ -26,8 +26,11 @@ __all__ = ["check_each"]
 _STOPS = (EXIT_USAGE, EXIT_INTERRUPTED)  # the command itself is wrong, or the user stopped it
 
 
-def check_each(args: argparse.Namespace, lang: str) -> int:
-    """Check every metric file of ``args``; the exit code (the first that is not 0)."""
+def check_each(args: argparse.Namespace) -> int:
+    """Check every metric file of ``args``; the exit code (the first that is not 0).
+
+    Said in the command's language (:func:`~skynet_jupyter.i18n.language`, set by ``main``).
+    """
     several = len(args.metric) > 1
     suites: list[str] = []
     code = EXIT_PASSED
@@ -36,13 +39,13 @@ def check_each(args: argparse.Namespace, lang: str) -> int:
             print(f"==> {metric} <==", flush=True)
         last: dict[str, Any] = {}
         try:
-            job = job_from(args, lang, metric)
+            job = job_from(args, metric=metric)
         except UsageProblem as problem:
             last = {"message": str(problem), "file": problem.file, "line": problem.line}
             result = usage(str(problem), args.json)
         else:
             result = supervise(job, args.load_timeout, last.update)
-        _no_report_outputs(args, metric, last, result, suites, lang)
+        _no_report_outputs(args, metric, last, result, suites)
         if code == EXIT_PASSED:
             code = result
         if result in _STOPS:
@@ -50,7 +53,7 @@ def check_each(args: argparse.Namespace, lang: str) -> int:
     if args.junit_xml is not None:
         from .junit_xml import junit_document, write_junit
 
-        problem_text = write_junit(args.junit_xml, junit_document(suites), lang)
+        problem_text = write_junit(args.junit_xml, junit_document(suites))
         if problem_text is not None:
             print(f"skynet-check: {problem_text}", flush=True, file=sys.stderr)
             if code == EXIT_PASSED:  # a passing check whose report is missing must not pass
@@ -64,9 +67,10 @@ def _no_report_outputs(
     last: dict[str, Any],
     code: int,
     suites: list[str],
-    lang: str,
+    lang: str | None = None,
 ) -> None:
-    """Keep the metric's JUnit suite; for a metric without a report, say why in both outputs."""
+    """Keep the metric's JUnit suite; for a metric without a report, say why in both outputs
+    (in ``lang``, by default the command's)."""
     if "junit" in last:
         suites.append(last["junit"])
     if last.get("event") == "done":

@@ -65,9 +65,13 @@ class Job:
         return self.options.language
 
 
-def job_from(args: argparse.Namespace, lang: str, metric: str | None = None) -> Job:
+def job_from(args: argparse.Namespace, lang: str | None = None, metric: str | None = None) -> Job:
     """The job the arguments ask for ``metric`` (default: the only metric file given), or
-    the first :class:`UsageProblem` found."""
+    the first :class:`UsageProblem` found, said in ``lang`` (by default the command's).
+
+    The job carries its language (``Job.lang``, resolved): the child process, outside
+    this one's language context, is told it.
+    """
     if metric is None:
         (metric,) = args.metric
     if len(args.metric) > 1 and args.json:  # --json is one document, of one check
@@ -123,7 +127,7 @@ _OPTIONS_AS_GIVEN = (
 )
 
 
-def _run_options(args: argparse.Namespace, lang: str) -> RunOptions:
+def _run_options(args: argparse.Namespace, lang: str | None) -> RunOptions:
     """The options' rules (:class:`RunOptions`, as ``check`` applies them), in the CLI's words."""
     if args.all:
         cases, concurrency = args.cases, EVAL_CONCURRENCY
@@ -136,7 +140,7 @@ def _run_options(args: argparse.Namespace, lang: str) -> RunOptions:
         raise UsageProblem(problem.for_cli(lang)) from None
 
 
-def _models(args: argparse.Namespace, lang: str) -> ModelSettings:
+def _models(args: argparse.Namespace, lang: str | None) -> ModelSettings:
     """The model options (not blank), and an http(s) address for --api-base."""
     from urllib.parse import urlsplit
 

@@ -73,8 +73,9 @@ def report_suite(report: CheckReport, metric: str) -> str:
     return _counted(suite)
 
 
-def no_report_suite(metric: str, message: str, lang: str) -> str:
-    """The ``<testsuite>`` of a metric that gave no report: its first step failed, said why."""
+def no_report_suite(metric: str, message: str, lang: str | None = None) -> str:
+    """The ``<testsuite>`` of a metric that gave no report: its first step failed, said why
+    (in ``lang``, by default the command's)."""
     from ..core.contract import METRIC_LOADS, step_title
     from ..core.secrets import redact
 
@@ -107,7 +108,7 @@ def junit_document(suites: list[str]) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 
 
-def junit_path_problem(given: str, lang: str) -> str | None:
+def junit_path_problem(given: str, lang: str | None = None) -> str | None:
     """Why ``--junit-xml`` cannot write ``given`` (one sentence), or None: a new or regular file.
 
     Checked before the check runs (its model calls cost money), with ``--save``'s
@@ -124,7 +125,7 @@ def junit_path_problem(given: str, lang: str) -> str | None:
     return None
 
 
-def write_junit(given: str, text: str, lang: str) -> str | None:
+def write_junit(given: str, text: str, lang: str | None = None) -> str | None:
     """Write the JUnit document to ``given`` atomically: None, or why it could not be."""
     from ..core.saving import write_atomically
 

@@ -39,8 +39,11 @@ def import_folders(metric: str, run: object) -> list[str]:
     return folders
 
 
-def read_sources(args: argparse.Namespace, metric: str, lang: str) -> str | None:
-    """Check the metric and run files compile; the artifact's text (None without one)."""
+def read_sources(args: argparse.Namespace, metric: str, lang: str | None = None) -> str | None:
+    """Check the metric and run files compile; the artifact's text (None without one).
+
+    Each problem is said in ``lang`` (by default the command's).
+    """
     _compiled(Path(metric), "metric", lang)
     if args.run is not None:
         _compiled(Path(run_file(args.run)), "run", lang)
@@ -55,7 +58,7 @@ def read_sources(args: argparse.Namespace, metric: str, lang: str) -> str | None
 _NO_FILE = {"metric": "cli.no_metric_file", "run": "cli.no_run_file"}
 
 
-def _compiled(path: Path, role: str, lang: str) -> None:
+def _compiled(path: Path, role: str, lang: str | None) -> None:
     try:
         source = read_source(path)
     except SourceFileError as problem:
@@ -74,7 +77,7 @@ def _compiled(path: Path, role: str, lang: str) -> None:
         raise UsageProblem(t("cli.not_source", lang, path=str(path), error=exc)) from None
 
 
-def _artifact_text(given: str, lang: str) -> str:
+def _artifact_text(given: str, lang: str | None) -> str:
     path = Path(given)
     if not path.exists():
         raise UsageProblem(t("cli.no_artifact_file", lang, path=given))

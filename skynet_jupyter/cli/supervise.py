@@ -56,14 +56,47 @@ def supervise(
     ``on_verdict`` is given the child's last message (its JUnit suite, say) before
     it is printed; never called when the child gave none.
     """
-    lang, as_json = job.lang, job.as_json
-    running = running_title(job.kind, lang)
-    # On a terminal only (never in a pipe, a file or --json): erased before any output.
+    progress = _progress_line(job)
+    child = _start_child(progress)
+    passing_on = None
+    if child.stderr is not None:
+        passing_on = threading.Thread(target=_pass_on_stderr, args=(child, progress), daemon=True)
+        passing_on.start()
+    progress.show()
+    messages: queue.Queue[Message | None] = queue.Queue()
+    threading.Thread(target=_read_messages, args=(child, messages), daemon=True).start()
+    _send_job(child, job)
+    watch = _Watch(child, job, load_timeout, progress, passing_on, on_verdict)
+    previous_handlers = _end_with_us()
+    try:
+        while True:
+            try:
+                message = messages.get(timeout=watch.wait_s())
+            except queue.Empty:
+                code = watch.quiet()
+            except KeyboardInterrupt:
+                code = watch.interrupted_by_user()
+            else:
+                code = watch.heard(message)
+            if code is not None:
+                return code
+    finally:
+        _end(child)
+        _restore(previous_handlers)
+        progress.clear()
+
+
+def _progress_line(job: Job) -> ProgressLine:
+    """The progress line: on a terminal only (never in a pipe, a file or --json), and
+    erased before any output."""
+    running = running_title(job.kind, job.lang)
     if job.width:
-        progress = ProgressLine(running, lang)
-    else:
-        progress = ProgressLine(running, lang, io.StringIO())  # not a terminal: inactive
-    child = subprocess.Popen(
+        return ProgressLine(running, job.lang)
+    return ProgressLine(running, job.lang, io.StringIO())  # not a terminal: inactive
+
+
+def _start_child(progress: ProgressLine) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
         [sys.executable, "-c", CHILD],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -73,72 +106,96 @@ def supervise(
         # Its own process group: leftovers (a hung worker process) are ended with it.
         process_group=0 if os.name == "posix" else None,
     )
-    passing_on = None
-    if child.stderr is not None:
-        passing_on = threading.Thread(target=_pass_on_stderr, args=(child, progress), daemon=True)
-        passing_on.start()
-    progress.show()
-    messages: queue.Queue[Message | None] = queue.Queue()
-    threading.Thread(target=_read_messages, args=(child, messages), daemon=True).start()
+
+
+def _send_job(child: subprocess.Popen[bytes], job: Job) -> None:
+    """The job, pickled on the child's stdin (the child reads it whole, then starts)."""
     assert child.stdin is not None
     try:
         child.stdin.write(pickle.dumps(job))
         child.stdin.close()
     except OSError:
-        pass  # the child already died: its end is read below
-    loading: Message | None = None
-    deadline = math.inf
-    interrupted = False
-    ended = 0.0  # when the child was first seen to have exited
-    previous_handlers = _end_with_us()
-    try:
-        while True:
-            try:
-                message = messages.get(timeout=max(0.0, min(deadline - time.monotonic(), 1.0)))
-            except queue.Empty:
-                # Ended without a word, though something it started may hold its channel
-                # open (so no end of file comes): past a short grace, that is no verdict.
-                if child.poll() is not None:
-                    ended = ended or time.monotonic()
-                    if time.monotonic() - ended > _GRACE_S:
-                        return _no_verdict(child, lang, as_json, progress)
-                if loading is not None and time.monotonic() >= deadline:
-                    _end(child)
-                    progress.clear()
-                    seconds = f"{load_timeout:g}"
-                    said = t("cli.load_timeout", lang, path=loading["path"], seconds=seconds)
-                    return usage(said, as_json)
-                continue
-            except KeyboardInterrupt:
-                if interrupted:  # a second Ctrl-C: stop now
-                    _end(child)
-                    progress.clear()
-                    stopped = t("cli.interrupted", lang)
-                    return no_pass("interrupted", stopped, EXIT_INTERRUPTED, as_json)
-                interrupted = True  # the first: the child stops and reports what it has
-                if child.poll() is None:
-                    child.send_signal(signal.SIGINT)
-                continue
-            if message is None:  # the child closed its channel: it ended
-                return _no_verdict(child, lang, as_json, progress)
-            event = message.get("event")
-            if event == "loading":
-                loading = message
-                deadline = time.monotonic() + load_timeout
-            elif event == "loaded":
-                loading, deadline = None, math.inf
-            else:
-                _wait_or_end(child)
-                if passing_on is not None:  # the child's last words come before the report
-                    passing_on.join(timeout=_GRACE_S)
-                progress.clear()
-                if on_verdict is not None:
-                    on_verdict(message)
-                return _verdict(message, as_json, lang)
-    finally:
-        _end(child)
-        _restore(previous_handlers)
-        progress.clear()
+        pass  # the child already died: its end is read by the watch
+
+
+class _Watch:
+    """What the parent knows of its child while it waits: the file being loaded (and
+    the load time limit's deadline), a first Ctrl-C, when the child was seen to end.
+
+    Each of its answers is the exit code once the watch is over, else None.
+    """
+
+    def __init__(
+        self,
+        child: subprocess.Popen[bytes],
+        job: Job,
+        load_timeout: float,
+        progress: ProgressLine,
+        passing_on: threading.Thread | None,
+        on_verdict: Callable[[Message], None] | None,
+    ) -> None:
+        self.child, self.progress, self.passing_on = child, progress, passing_on
+        self.lang, self.as_json = job.lang, job.as_json
+        self.load_timeout, self.on_verdict = load_timeout, on_verdict
+        self.loading: Message | None = None
+        self.deadline = math.inf
+        self.interrupted = False
+        self.ended = 0.0  # when the child was first seen to have exited
+
+    def wait_s(self) -> float:
+        """How long to wait for a message: a second at most, less near the deadline."""
+        return max(0.0, min(self.deadline - time.monotonic(), 1.0))
+
+    def quiet(self) -> int | None:
+        """No message for a while: the child ended without a word, or loads for too long."""
+        # Ended without a word, though something it started may hold its channel
+        # open (so no end of file comes): past a short grace, that is no verdict.
+        if self.child.poll() is not None:
+            self.ended = self.ended or time.monotonic()
+            if time.monotonic() - self.ended > _GRACE_S:
+                return _no_verdict(self.child, self.lang, self.as_json, self.progress)
+        if self.loading is not None and time.monotonic() >= self.deadline:
+            _end(self.child)
+            self.progress.clear()
+            seconds = f"{self.load_timeout:g}"
+            path = self.loading["path"]
+            return usage(t("cli.load_timeout", self.lang, path=path, seconds=seconds), self.as_json)
+        return None
+
+    def interrupted_by_user(self) -> int | None:
+        """Ctrl-C: the first asks the child to stop and report what it has; a second stops now."""
+        if self.interrupted:
+            _end(self.child)
+            self.progress.clear()
+            stopped = t("cli.interrupted", self.lang)
+            return no_pass("interrupted", stopped, EXIT_INTERRUPTED, self.as_json)
+        self.interrupted = True
+        if self.child.poll() is None:
+            self.child.send_signal(signal.SIGINT)
+        return None
+
+    def heard(self, message: Message | None) -> int | None:
+        """A message from the child: loading, loaded, or its last (the verdict)."""
+        if message is None:  # the child closed its channel: it ended
+            return _no_verdict(self.child, self.lang, self.as_json, self.progress)
+        event = message.get("event")
+        if event == "loading":
+            self.loading = message
+            self.deadline = time.monotonic() + self.load_timeout
+            return None
+        if event == "loaded":
+            self.loading, self.deadline = None, math.inf
+            return None
+        return self.verdict(message)
+
+    def verdict(self, message: Message) -> int:
+        _wait_or_end(self.child)
+        if self.passing_on is not None:  # the child's last words come before the report
+            self.passing_on.join(timeout=_GRACE_S)
+        self.progress.clear()
+        if self.on_verdict is not None:
+            self.on_verdict(message)
+        return _verdict(message, self.as_json, self.lang)
 
 
 def _pass_on_stderr(child: subprocess.Popen[bytes], progress: ProgressLine) -> None:

@@ -193,29 +193,81 @@ def advise(report: CheckReport, data: Any = None) -> Step:
     """
     lang = report.lang
     title = step_title(FEEDBACK_ADVICE, lang)
-    cases = list(
+    cases = _cases_read(report)
+    data_flags = _json_like_flags(report, getattr(data, "json_like", ()))
+    if not cases:
+        return _nothing_to_read(title, data_flags, lang)
+    reward = report.reward_spec is not None
+    quality = _qualities(cases, reward)
+    full = max(1.0, *quality.values())
+
+    # What the data does to the metric first: it explains the rest.
+    advice = _Advice(list(data_flags))
+    type_flags = _type_flags(cases, quality, full, lang)
+    advice.messages.extend(type_flags)
+    if type_flags:  # a type mismatch holds on every case read
+        advice.flagged.extend(case.index for case in cases)
+    about_data = len(advice.messages)
+
+    empty, generic, no_target = _weak_feedback(cases, quality, full)
+    if empty:
+        example = _example(empty, lang)
+        advice.flag(t("advice.empty", lang, cases=_case_list(empty, lang), example=example), empty)
+    if generic:
+        advice.flag(_generic_sentence(generic, lang), generic)
+    _flag_same_feedback(advice, cases, quality, lang)
+    _flag_constant_score(advice, cases, quality, reward, lang)
+    if no_target:
+        cases_named, example = _case_list(no_target, lang), _example(no_target, lang)
+        advice.flag(t("advice.no_target", lang, cases=cases_named, example=example), no_target)
+    return _advice_step(advice, about_data, title, len(cases), lang)
+
+
+class _Advice:
+    """The sentences of the advice so far, and the numbers of the cases they name."""
+
+    def __init__(self, messages: list[str]) -> None:
+        self.messages = messages
+        self.flagged: list[int] = []
+
+    def flag(self, message: str, group: Sequence[CaseResult]) -> None:
+        self.messages.append(message)
+        self.flagged.extend(case.index for case in group)
+
+
+def _cases_read(report: CheckReport) -> list[CaseResult]:
+    """The first ``ADVICE_CASES`` cases that returned a valid pair (a score and feedback)."""
+    return list(
         itertools.islice(
             (case for case in report.cases if case.score is not None and case.feedback is not None),
             ADVICE_CASES,
         )
     )
-    data_flags = _json_like_flags(report, getattr(data, "json_like", ()))
-    if not cases:
-        if data_flags:  # the data may be why no case returned a pair: say so still
-            hint = t("advice.data_hint", lang)
-            message = " ".join(data_flags)
-            return Step(FEEDBACK_ADVICE, title, ADVICE, message, hint)
-        return Step(
-            id=FEEDBACK_ADVICE, title=title, status=SKIPPED, message=t("advice.no_cases", lang)
-        )
-    reward = report.reward_spec is not None
-    if reward:
-        quality = {case.index: _quality(case, reward) for case in cases}
-    else:  # _quality without a reward: the score (every case read has one)
-        quality = {case.index: case.score for case in cases if case.score is not None}
-    full = max(1.0, *quality.values())
-    low = LOW_FRACTION * full
 
+
+def _nothing_to_read(title: str, data_flags: list[str], lang: str) -> Step:
+    """The step when no case returned a pair: skipped, unless the data may be why."""
+    if data_flags:  # the data may be why no case returned a pair: say so still
+        hint = t("advice.data_hint", lang)
+        message = " ".join(data_flags)
+        return Step(FEEDBACK_ADVICE, title, ADVICE, message, hint)
+    return Step(id=FEEDBACK_ADVICE, title=title, status=SKIPPED, message=t("advice.no_cases", lang))
+
+
+def _qualities(cases: Sequence[CaseResult], reward: bool) -> dict[int, float]:
+    """The score the advice reads, by case number (the accuracy part under a reward)."""
+    if reward:
+        return {case.index: _quality(case, reward) for case in cases}
+    # _quality without a reward: the score (every case read has one)
+    return {case.index: case.score for case in cases if case.score is not None}
+
+
+def _weak_feedback(
+    cases: Sequence[CaseResult], quality: dict[int, float], full: float
+) -> tuple[list[CaseResult], list[CaseResult], list[CaseResult]]:
+    """The cases without full marks whose feedback is empty, generic, or (on a low
+    score) names no target; each case in the first of these that fits."""
+    low = LOW_FRACTION * full
     empty: list[CaseResult] = []
     generic: list[CaseResult] = []
     no_target: list[CaseResult] = []
@@ -230,85 +282,72 @@ def advise(report: CheckReport, data: Any = None) -> Step:
             generic.append(case)
         elif value < low and not names_target(feedback, case):
             no_target.append(case)
+    return empty, generic, no_target
 
-    # What the data does to the metric first: it explains the rest.
-    flags: list[str] = [*data_flags, *_type_flags(cases, quality, full, lang)]
-    about_data = len(flags)
-    flagged: list[int] = []
-    if about_data > len(data_flags):  # a type mismatch holds on every case read
-        flagged.extend(case.index for case in cases)
 
-    def flag(message: str, group: Sequence[CaseResult]) -> None:
-        flags.append(message)
-        flagged.extend(case.index for case in group)
+def _generic_sentence(generic: Sequence[CaseResult], lang: str) -> str:
+    """One paragraph for every generic sentence: the advice would be the same for each."""
+    sentences = _by_feedback(generic)
+    said = ", ".join(
+        f"{short_repr(feedback)} {_case_list(group, lang)}" for feedback, group in sentences.items()
+    )
+    example = _example(generic, lang)
+    return t("advice.generic", lang, count=len(sentences), feedback=said, example=example)
 
-    if empty:
-        flag(
-            t("advice.empty", lang, cases=_case_list(empty, lang), example=_example(empty, lang)),
-            empty,
-        )
-    if generic:
-        # One paragraph for every generic sentence: the advice would be the same for each.
-        sentences = _by_feedback(generic)
-        said = ", ".join(
-            f"{short_repr(feedback)} {_case_list(group, lang)}"
-            for feedback, group in sentences.items()
-        )
-        flag(
-            t(
-                "advice.generic",
-                lang,
-                count=len(sentences),
-                feedback=said,
-                example=_example(generic, lang),
-            ),
-            generic,
-        )
+
+def _flag_same_feedback(
+    advice: _Advice, cases: Sequence[CaseResult], quality: dict[int, float], lang: str
+) -> None:
+    """Flag each feedback given to cases with different scores."""
     for feedback, group in _by_feedback(cases).items():
         # Rounded once per distinct score (in the order first seen), not per case: the same set.
         values = {round(value, 9) for value in dict.fromkeys(quality[case.index] for case in group)}
         if feedback.strip() and len(values) > 1:
-            flag(
-                t(
-                    "advice.same_feedback",
-                    lang,
-                    cases=_case_list(group, lang),
-                    feedback=short_repr(feedback),
-                    scores=_score_list(group, quality, lang),
-                ),
-                group,
-            )
-    distinct = {round(value, 9) for value in dict.fromkeys(quality.values())}
-    if len(cases) >= 2 and len(distinct) == 1:
-        constant = (
-            "advice.constant_accuracy"
-            if reward and _all_have_accuracy(cases)
-            else "advice.constant_score"
-        )
-        score = f"{next(iter(distinct)):.3g}"
-        flag(t(constant, lang, count=len(cases), score=score), cases)
-    if no_target:
-        flag(
-            t(
-                "advice.no_target",
+            message = t(
+                "advice.same_feedback",
                 lang,
-                cases=_case_list(no_target, lang),
-                example=_example(no_target, lang),
-            ),
-            no_target,
-        )
-    if not flags:
+                cases=_case_list(group, lang),
+                feedback=short_repr(feedback),
+                scores=_score_list(group, quality, lang),
+            )
+            advice.flag(message, group)
+
+
+def _flag_constant_score(
+    advice: _Advice,
+    cases: Sequence[CaseResult],
+    quality: dict[int, float],
+    reward: bool,
+    lang: str,
+) -> None:
+    """Flag a score (or accuracy) that is the same on two or more cases and no other."""
+    distinct = {round(value, 9) for value in dict.fromkeys(quality.values())}
+    if len(cases) < 2 or len(distinct) != 1:
+        return
+    constant = (
+        "advice.constant_accuracy"
+        if reward and _all_have_accuracy(cases)
+        else "advice.constant_score"
+    )
+    score = f"{next(iter(distinct)):.3g}"
+    advice.flag(t(constant, lang, count=len(cases), score=score), cases)
+
+
+def _advice_step(advice: _Advice, about_data: int, title: str, read: int, lang: str) -> Step:
+    """The step: the advice (its hint about the data alone when only the data is flagged),
+    or "no advice" after reading ``read`` cases."""
+    if not advice.messages:
         # Shown as a passed step, so a reader told to look at it finds it.
-        message = t("advice.none", lang, count=len(cases))
+        message = t("advice.none", lang, count=read)
         return Step(id=FEEDBACK_ADVICE, title=title, status=PASSED, message=message)
-    only_data = len(flags) == about_data
+    only_data = len(advice.messages) == about_data
     return Step(
         id=FEEDBACK_ADVICE,
         title=title,
         status=ADVICE,
-        message=" ".join(flags),
+        message=" ".join(advice.messages),
         hint=t("advice.data_hint" if only_data else "advice.hint", lang),
-        cases=tuple(sorted(set(flagged))),
+        cases=tuple(sorted(set(advice.flagged))),
     )
 
 

@@ -75,10 +75,24 @@ def compact_record(cls: type[_T]) -> type[_T]:
     fields = _fields(cls)
     names = [name for name, _ in fields]
     rare_names = [name for name, default in fields if isinstance(default, _Rare)]
-    rare_set = frozenset(rare_names)
     common = [name for name in names if name not in rare_names]
     rare_defaults = tuple(default.default for _, default in fields if isinstance(default, _Rare))
 
+    record = _slotted_class(cls, names, common)
+    init = _generated_init(record, fields, common, rare_names)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    record.__init__ = init
+    for position, name in enumerate(rare_names):
+        setattr(record, name, _rare_property(position, rare_defaults))
+    _add_value_methods(record, names, frozenset(rare_names), rare_defaults)
+    record._lean_defaults = {
+        name: default for name, default in fields if name in common and default is not _REQUIRED
+    }
+    return record  # type: ignore[no-any-return]
+
+
+def _slotted_class(cls: type, names: list[str], common: list[str]) -> Any:
+    """``cls`` made again with slots for its common fields and one ``_rare`` slot."""
     body = {
         key: value
         for key, value in cls.__dict__.items()
@@ -88,28 +102,20 @@ def compact_record(cls: type[_T]) -> type[_T]:
     body["__match_args__"] = tuple(names)
     body["__hash__"] = None  # mutable, compared by value
     metaclass: Any = type(cls)
-    record: Any = metaclass(cls.__name__, cls.__bases__, body)
+    return metaclass(cls.__name__, cls.__bases__, body)
 
+
+def _generated_init(
+    record: Any, fields: list[tuple[str, Any]], common: list[str], rare_names: list[str]
+) -> Any:
+    """``__init__`` as straight-line code: it runs once per case."""
     namespace: dict[str, Any] = {"_new": object.__new__, "_record": record}
-    params, lines = [], []
-    for name, default in fields:
-        if default is _REQUIRED:
-            params.append(name)
-            continue
-        namespace[f"_d_{name}"] = default.default if isinstance(default, _Rare) else None
-        if isinstance(default, _Fresh):
-            namespace[f"_f_{name}"] = default.factory
-        elif not isinstance(default, _Rare):
-            namespace[f"_d_{name}"] = default
-        params.append(f"{name}=_d_{name}")
-    for name, default in fields:
-        if name in common:
-            value = (
-                f"_f_{name}() if {name} is None else {name}"
-                if isinstance(default, _Fresh)
-                else name
-            )
-            lines.append(f"    self.{name} = {value}")
+    params = [_init_parameter(name, default, namespace) for name, default in fields]
+    lines = [
+        f"    self.{name} = {_common_value(name, default)}"
+        for name, default in fields
+        if name in common
+    ]
     # Kept only if some value is not the default itself (a 0.0 given for 0 stays 0.0):
     # a chain of identity tests, the cheapest check.
     unchanged = " and ".join(f"{name} is {_constant(name, namespace)}" for name in rare_names)
@@ -120,14 +126,35 @@ def compact_record(cls: type[_T]) -> type[_T]:
         "    else:",
         f"        self._rare = [{', '.join(rare_names)}]",
     ]
-    init = _generate(
-        f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines), "__init__", namespace
-    )
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    record.__init__ = init
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines)
+    return _generate(source, "__init__", namespace)
 
-    for position, name in enumerate(rare_names):
-        setattr(record, name, _rare_property(position, rare_defaults))
+
+def _init_parameter(name: str, default: Any, namespace: dict[str, Any]) -> str:
+    """The parameter of one field in ``__init__``; its default put in ``namespace``."""
+    if default is _REQUIRED:
+        return name
+    if isinstance(default, _Rare):
+        namespace[f"_d_{name}"] = default.default
+    elif isinstance(default, _Fresh):  # None stands for "a new one": made in the body
+        namespace[f"_d_{name}"] = None
+        namespace[f"_f_{name}"] = default.factory
+    else:
+        namespace[f"_d_{name}"] = default
+    return f"{name}=_d_{name}"
+
+
+def _common_value(name: str, default: Any) -> str:
+    """What ``__init__`` stores in a common field's slot."""
+    if isinstance(default, _Fresh):
+        return f"_f_{name}() if {name} is None else {name}"
+    return name
+
+
+def _add_value_methods(
+    record: Any, names: list[str], rare_set: frozenset[str], rare_defaults: tuple[Any, ...]
+) -> None:
+    """Equality and repr field by field, over ``_values`` (the rare fields unpacked)."""
 
     def values(self: Any) -> tuple[Any, ...]:
         spare = iter(rare_defaults if self._rare is None else self._rare)
@@ -144,10 +171,6 @@ def compact_record(cls: type[_T]) -> type[_T]:
         return f"{type(self).__qualname__}({shown})"
 
     record._values, record.__eq__, record.__repr__ = values, eq, show
-    record._lean_defaults = {
-        name: default for name, default in fields if name in common and default is not _REQUIRED
-    }
-    return record  # type: ignore[no-any-return]
 
 
 def _constant(name: str, namespace: dict[str, Any]) -> str:

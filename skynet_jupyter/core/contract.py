@@ -235,13 +235,18 @@ def validate_return(value: object) -> tuple[float, dict[str, Any]]:
         raise _fail("return.info_not_dict", info, type=type(info).__name__)
     # dict's own methods: a dict subclass overriding .get or __contains__ reads the same.
     feedback = dict.get(info, "feedback", _MISSING)
-    if feedback is _MISSING:
-        raise _fail("return.no_feedback", info)
-    if not isinstance(feedback, str):
-        raise _fail("return.feedback_not_str", feedback, type=type(feedback).__name__)
+    if not isinstance(feedback, str):  # missing, or not text
+        raise _feedback_error(info, feedback)
     if dict.__contains__(info, "scores"):
         _validate_named_scores(dict.__getitem__(info, "scores"))
     return float(score), info
+
+
+def _feedback_error(info: dict[Any, Any], feedback: object) -> ContractError:
+    """The error for side information whose ``feedback`` is missing or not a string."""
+    if feedback is _MISSING:
+        return _fail("return.no_feedback", info)
+    return _fail("return.feedback_not_str", feedback, type=type(feedback).__name__)
 
 
 def _validate_named_scores(scores: object) -> None:

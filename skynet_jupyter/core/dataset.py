@@ -109,45 +109,69 @@ def _read(
     whether the rows are a table's, read here (fresh dicts, every one with the
     table's columns in the table's order: :func:`load_cases` may keep them).
     """
-    if isinstance(data, Mapping) and split is not None and split in data:
-        data = data[split]
-        split = None
-    elif isinstance(data, Mapping) and not _looks_like_row(data):
-        names = ", ".join(map(str, data))
-        if split is None:
-            raise DataError("data.dict_of_splits", names=names)
-        raise DataError("data.no_split", split=split, names=names)
-    rows: list[Any]
-    table: Path | None = None
-    fresh_table = False  # JSON objects may each order their keys their own way
-    if isinstance(data, str | os.PathLike):
-        path = Path(data)
-        rows = _read_file(path, dtype)
-        table = path if path.suffix.lower() in (".csv", ".tsv") else None
-        fresh_table = path.suffix.lower() in (".csv", ".tsv", ".parquet")
-    elif hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
-        _refuse_duplicate_columns(data.columns)
-        rows = _records(data)
-        fresh_table = True
-    elif isinstance(data, Sequence) and not isinstance(data, str | bytes):
-        rows = list(data)  # only read: load_cases builds fresh dicts
-        if set(map(type, rows)) - {dict}:  # C-speed; the row-by-row check only to name the row
-            for number, row in enumerate(rows):
-                if type(row) is not dict and not isinstance(row, Mapping):
-                    raise DataError("data.row_not_dict", number=number, type=type(row).__name__)
-    else:
-        raise DataError("data.unreadable_type", type=type(data).__name__)
+    data, split = _chosen_table(data, split)
+    rows, table, fresh_table = _table_rows(data, dtype)
     if json_columns:  # before the split, so a bad cell is named by its row in the file
         rows = _parse_json_columns(rows, json_columns, table)
     json_like = _json_like_columns(rows, json_columns) if table is not None else ()
     if split is not None:
-        if not rows or not any(SPLIT_COLUMN in row for row in rows):
-            raise DataError("data.no_split_column", split=split, column=SPLIT_COLUMN)
-        present = sorted({str(row.get(SPLIT_COLUMN)) for row in rows})
-        rows = [row for row in rows if row.get(SPLIT_COLUMN) == split]
-        if not rows:
-            raise DataError("data.split_empty", split=split, present=", ".join(present))
+        rows = _split_rows(rows, split)
     return rows, json_like, fresh_table
+
+
+def _chosen_table(data: Any, split: str | None) -> tuple[Any, str | None]:
+    """The table to read, and the split still to pick from its rows (None: every row).
+
+    A dict of splits gives the split's own table; a dict that is neither a row nor
+    holds the split is refused, naming what it holds.
+    """
+    if isinstance(data, Mapping) and split is not None and split in data:
+        return data[split], None
+    if isinstance(data, Mapping) and not _looks_like_row(data):
+        names = ", ".join(map(str, data))
+        if split is None:
+            raise DataError("data.dict_of_splits", names=names)
+        raise DataError("data.no_split", split=split, names=names)
+    return data, split
+
+
+def _table_rows(data: Any, dtype: Any) -> tuple[list[Any], Path | None, bool]:
+    """The rows of a file, a DataFrame or a list of dicts; the CSV/TSV file they come
+    from (None otherwise); whether they are fresh dicts with the table's columns in order.
+    """
+    if isinstance(data, str | os.PathLike):
+        path = Path(data)
+        suffix = path.suffix.lower()
+        table = path if suffix in (".csv", ".tsv") else None
+        # JSON objects may each order their keys their own way: not a fresh table.
+        return _read_file(path, dtype), table, suffix in (".csv", ".tsv", ".parquet")
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):  # a pandas DataFrame
+        _refuse_duplicate_columns(data.columns)
+        return _records(data), None, True
+    if isinstance(data, Sequence) and not isinstance(data, str | bytes):
+        rows = list(data)  # only read: load_cases builds fresh dicts
+        if set(map(type, rows)) - {dict}:  # C-speed; the row-by-row check only to name the row
+            _refuse_non_dict_row(rows)
+        return rows, None, False
+    raise DataError("data.unreadable_type", type=type(data).__name__)
+
+
+def _refuse_non_dict_row(rows: list[Any]) -> None:
+    """Name the first row that is not a dict (a Mapping is accepted)."""
+    for number, row in enumerate(rows):
+        if type(row) is not dict and not isinstance(row, Mapping):
+            raise DataError("data.row_not_dict", number=number, type=type(row).__name__)
+
+
+def _split_rows(rows: list[Any], split: str) -> list[Any]:
+    """The rows whose split column holds ``split``; refused when there are none."""
+    if not rows or not any(SPLIT_COLUMN in row for row in rows):
+        raise DataError("data.no_split_column", split=split, column=SPLIT_COLUMN)
+    present = sorted({str(row.get(SPLIT_COLUMN)) for row in rows})
+    rows = [row for row in rows if row.get(SPLIT_COLUMN) == split]
+    if not rows:
+        raise DataError("data.split_empty", split=split, present=", ".join(present))
+    return rows
 
 
 JSON_SAMPLE_ROWS = 1000  # rows read to tell whether a text column holds JSON
@@ -230,7 +254,23 @@ def _looks_like_row(data: Mapping[str, Any]) -> bool:
     )
 
 
+_TABLE_SUFFIXES = (".jsonl", ".json", ".csv", ".tsv", ".parquet")
+
+
 def _read_file(path: Path, dtype: Any = None) -> list[dict[str, Any]]:
+    suffix = _table_suffix(path)
+    try:
+        if path.stat().st_size == 0:
+            raise DataError("data.empty_file", path=str(path))
+        return _read_table_file(path, suffix, dtype)
+    except PermissionError as exc:
+        raise DataError("data.unreadable", path=str(path), error=exc.strerror) from None
+    except UnicodeDecodeError:
+        raise _not_utf8(path) from None
+
+
+def _table_suffix(path: Path) -> str:
+    """The suffix of a regular file Skynet reads; refused before any read otherwise."""
     shown = str(path)
     if not path.exists():
         raise DataError("data.no_file", path=shown)
@@ -239,22 +279,19 @@ def _read_file(path: Path, dtype: Any = None) -> list[dict[str, Any]]:
     if not path.is_file():  # a pipe or a device: reading it could block
         raise DataError("data.not_regular", path=shown)
     suffix = path.suffix.lower()
-    if suffix not in (".jsonl", ".json", ".csv", ".tsv", ".parquet"):
+    if suffix not in _TABLE_SUFFIXES:
         raise DataError("data.file_type", path=shown, suffix=suffix or "(none)")
-    try:
-        if path.stat().st_size == 0:
-            raise DataError("data.empty_file", path=shown)
-        if suffix == ".jsonl":
-            return _read_jsonl(path)
-        if suffix == ".json":
-            return _read_json(path)
-        if suffix in (".csv", ".tsv"):
-            return _read_csv(path, "\t" if suffix == ".tsv" else ",", dtype)
-        return _read_parquet(path)
-    except PermissionError as exc:
-        raise DataError("data.unreadable", path=shown, error=exc.strerror) from None
-    except UnicodeDecodeError:
-        raise _not_utf8(path) from None
+    return suffix
+
+
+def _read_table_file(path: Path, suffix: str, dtype: Any) -> list[dict[str, Any]]:
+    if suffix == ".jsonl":
+        return _read_jsonl(path)
+    if suffix == ".json":
+        return _read_json(path)
+    if suffix in (".csv", ".tsv"):
+        return _read_csv(path, "\t" if suffix == ".tsv" else ",", dtype)
+    return _read_parquet(path)
 
 
 def _not_utf8(path: Path) -> DataError:

@@ -18,7 +18,8 @@ class DataError(ValueError):
 
     Raised with a message id and its fields (``DataError("data.no_file",
     path=...)``), it shows in any language with :meth:`message`; ``str(error)``
-    is the English sentence, as for :class:`~skynet_jupyter.core.contract.ContractError`.
+    is the sentence in the language of the run that raised it (``i18n.language``;
+    English outside a run), as for :class:`~skynet_jupyter.core.contract.ContractError`.
     Raised with a finished sentence, it is that sentence in every language.
     """
 

@@ -8,17 +8,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .contract import safe_value_repr, unrepresentable
 from .secrets import Redactor
 
-if TYPE_CHECKING:
-    from .report import CaseResult
-
 __all__ = ["BIG_INT_BITS", "json_cases", "json_key", "json_ready", "json_value", "safe_str"]
 
 Clean = Callable[[str], str]
+
+
+# A ``report.CaseResult``: not imported, since the report imports this module to
+# export itself, and a module the report needs never imports the report back.
+CaseFields = Any
+
 
 BIG_INT_BITS = 13_000  # about 4,000 digits: Python refuses to print longer ints
 
@@ -104,7 +107,7 @@ def json_key(key: Any, redact: Clean) -> str:
     return redact(safe_str(key))
 
 
-def json_ready(case: CaseResult, redact: Clean | None = None) -> dict[str, Any]:
+def json_ready(case: CaseFields, redact: Clean | None = None) -> dict[str, Any]:
     """A case as plain JSON types (unknown objects become their repr), secrets redacted.
 
     Values are whole here (``--json``, ``to_dict``): only the static HTML and
@@ -157,7 +160,7 @@ _PAUSE_COLLECTOR_FROM = 10_000
 _RUN = 2_048
 
 
-def json_cases(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, Any]]:
+def json_cases(cases: Sequence[CaseFields], redact: Redactor) -> list[dict[str, Any]]:
     """``[json_ready(case, redact) for case in cases]``, the same dicts, built faster.
 
     A run of cases at a time (small enough to stay in the processor's cache while it
@@ -176,7 +179,7 @@ def json_cases(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, 
         return ready
 
 
-def _json_run(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, Any]]:
+def _json_run(cases: Sequence[CaseFields], redact: Redactor) -> list[dict[str, Any]]:
     inputs = _ready_column(cases, "input", redact, _json_field)
     expected = _ready_column(cases, "expected", redact, _json_field)
     outputs = _ready_column(cases, "output", redact, _json_field)
@@ -210,7 +213,7 @@ def _json_run(cases: Sequence[CaseResult], redact: Redactor) -> list[dict[str, A
     ]  # fmt: skip
 
 
-def _rare_at_defaults(cases: Sequence[CaseResult]) -> bool:
+def _rare_at_defaults(cases: Sequence[CaseFields]) -> bool:
     """Whether every case of the run has each rare field at its default (most runs).
 
     ``compact_record`` keeps a record's rare fields in its ``_rare`` slot, None until
@@ -245,7 +248,7 @@ def _collector_paused(count: int) -> Iterator[None]:
 
 
 def _ready_column(
-    cases: Sequence[CaseResult], name: str, redact: Redactor, one: Callable[[Any, Clean], Any]
+    cases: Sequence[CaseFields], name: str, redact: Redactor, one: Callable[[Any, Clean], Any]
 ) -> list[Any]:
     """``[one(getattr(case, name), redact) for case in cases]``, without the calls when no
     value needs work."""

@@ -19,13 +19,14 @@ and :meth:`OptionError.for_cli` give the same rule in their words.
 from __future__ import annotations
 
 import difflib
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
 
-from ..i18n import resolve_lang, t
+from ..i18n import language, resolve_lang, t
 from .contract import short_repr
 from .errors import DataError
 from .model_settings import ModelSettings
@@ -56,6 +57,7 @@ __all__ = [
     "refuse_cases",
     "refuse_count",
     "refuse_sample",
+    "speaks_its_options_language",
     "within_seconds",
 ]
 
@@ -361,3 +363,27 @@ def unknown_keyword(function: str, name: str, lang: str | None = None) -> str:
     close = difflib.get_close_matches(name, sorted(_GIVEN_NAMES), n=1)
     hint = t("magic.did_you_mean", language, name=close[0]) if close else ""
     return t("options.unknown_keyword", language, function=function, name=name) + hint
+
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def speaks_its_options_language(
+    measure: Callable[_Params, _Result],
+) -> Callable[_Params, _Result]:
+    """``measure``, run in the language of the :class:`RunOptions` it is given.
+
+    The ``*_with`` twins (``probe_with``, ``align_with``, ...) are where a run
+    enters with its options checked, from the public function or from a magic:
+    the language is set there once, and every sentence made below reads it
+    (``i18n.current_lang``) instead of being handed ``lang``.
+    """
+
+    @functools.wraps(measure)
+    def speaking(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        options = next(v for v in (*args, *kwargs.values()) if isinstance(v, RunOptions))
+        with language(options.language):
+            return measure(*args, **kwargs)
+
+    return speaking

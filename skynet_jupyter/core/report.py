@@ -1,7 +1,8 @@
 """What a check or an evaluation found: plain data that shows itself.
 
 ``CaseResult`` is one case; ``CheckReport`` / ``EvalReport`` hold the steps and
-the cases, render as text and HTML (``render``), and become a pandas frame.
+the cases, show themselves as text and HTML (through the views ``show/render.py``
+registers for them: ``shows_itself``), and become a pandas frame.
 """
 
 from __future__ import annotations
@@ -294,16 +295,6 @@ class CheckReport(ShowsItself):
             ],
             "cases": json_cases(self.cases, redact),  # a column at a time: a million is quick
         }
-
-    def _text(self) -> str:  # str(), print() and IPython's plain display (ShowsItself)
-        from ..show.render import report_text
-
-        return report_text(self)
-
-    def _html(self) -> str:  # a notebook's display (ShowsItself)
-        from ..show.render import report_html
-
-        return report_html(self)
 
 
 @dataclass(slots=True)

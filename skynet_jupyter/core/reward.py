@@ -57,23 +57,8 @@ class RewardSpec:
         for key in spec:
             if key not in _TOP_KEYS:
                 raise _spec_error("spec.unknown_key", key=short_repr(key), hint=_suggest(key))
-        weights = spec.get("weights")
-        if not isinstance(weights, Mapping):
-            raise _spec_error("spec.weights_missing", value=short_repr(weights))
-        raw: dict[str, float] = {}
-        for part in PARTS:
-            if part not in weights:
-                raise _spec_error("spec.weight_missing", part=part)
-            raw[part] = _number(weights[part], f"weights.{part}", allow_zero=True)
-        for key in weights:
-            if key not in PARTS:
-                raise _spec_error("spec.unknown_weight", key=short_repr(key))
-        total = sum(raw.values())
-        if total == 0:
-            raise _spec_error("spec.weights_all_zero")
-        rescaled = {part: raw[part] / total for part in PARTS}
         return cls(
-            weights=rescaled,
+            weights=_rescaled_weights(spec.get("weights")),
             speed_reference=_reference(spec, "speed", required=True),
             cost_reference=_reference(spec, "cost", required=True),
             accuracy_reference=_reference(spec, "accuracy", required=False),
@@ -177,6 +162,24 @@ def _number(value: object, where: str, *, allow_zero: bool) -> float:
         message = "spec.negative_weight" if allow_zero else "spec.reference_not_positive"
         raise _spec_error(message, where=where, value=short_repr(value))
     return number
+
+
+def _rescaled_weights(weights: object) -> dict[str, float]:
+    """The ``weights`` section checked (every part, nothing else, not all zero), summing to 1."""
+    if not isinstance(weights, Mapping):
+        raise _spec_error("spec.weights_missing", value=short_repr(weights))
+    raw: dict[str, float] = {}
+    for part in PARTS:
+        if part not in weights:
+            raise _spec_error("spec.weight_missing", part=part)
+        raw[part] = _number(weights[part], f"weights.{part}", allow_zero=True)
+    for key in weights:
+        if key not in PARTS:
+            raise _spec_error("spec.unknown_weight", key=short_repr(key))
+    total = sum(raw.values())
+    if total == 0:
+        raise _spec_error("spec.weights_all_zero")
+    return {part: raw[part] / total for part in PARTS}
 
 
 @overload

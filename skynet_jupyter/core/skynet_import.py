@@ -2,7 +2,8 @@
 
 A metric file starts with ``from skynet import llm``.  ``import skynet`` gives
 :mod:`skynet_jupyter.helper.skynet` itself (a real file: tracebacks and
-editors show its path), never a copy:
+editors show its path), never a copy.  The hook finds it by its name
+(``HELPER_MODULE``), as it is itself found: the core imports no higher layer.
 
 - :func:`install_skynet_module` puts it in ``sys.modules["skynet"]`` (the
   notebook extension, checks, worker processes and Dask workers call it),
@@ -40,10 +41,15 @@ NAME = "skynet"
 HELPERS = ("llm", "reward", "observation", "service_cost")
 
 
-def _helpers() -> types.ModuleType:
-    from ..helper import skynet as skynet_helpers
+# The helper module, found by its name when `import skynet` asks for it.  Finding a module
+# by name at run time is this hook's whole job (it maps the name `skynet` to this one);
+# an import statement here would make the core, which every layer imports, depend on the
+# helper layer above it (helper imports models, which import the core).
+HELPER_MODULE = __name__.rsplit(".", 2)[0] + ".helper.skynet"
 
-    return skynet_helpers
+
+def _helpers() -> types.ModuleType:
+    return importlib.import_module(HELPER_MODULE)
 
 
 class _SkynetLoader(importlib.abc.Loader):

@@ -20,8 +20,9 @@ from __future__ import annotations
 import time as _time
 from typing import Any
 
+from ..core.observation import NOT_MEASURED, Observation
 from ..core.reward import RewardSpec
-from ..models.case_context import METRIC, NOT_MEASURED, Observation, current_case
+from ..models.case_context import METRIC, current_case
 from ..models.settings import ModelNotConfigured, current_settings
 
 __all__ = ["Observation", "llm", "observation", "reward", "service_cost"]

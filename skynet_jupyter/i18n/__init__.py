@@ -6,6 +6,14 @@ out where it is used (``tests/i18n/test_message_ids.py`` holds them to that).  T
 language is chosen by ``lang=``, else ``SKYNET_LANG``, else the locale, else
 English.
 
+The language of a run is set once, where the run enters (a function's ``lang=``,
+a magic's ``--lang``, the CLI's ``--lang``), with ``with language(lang):``; a
+sentence made anywhere below reads it with ``current_lang()`` (``t`` does, when it
+is given no language).  It is a context variable, as ``decimal``'s local context or
+Django's ``translation.override``: it holds for that run, in that thread, and
+nowhere else.  Work handed to another thread runs in a copy of the context
+(``contextvars.copy_context``); a worker process is told the language.
+
 A message that shows a count has a form per plural category instead of one
 string: ``{"one": "{count} case", "other": "{count} cases"}``, chosen by the
 ``count=`` field (or by the field its ``"by"`` names, when a language's words
@@ -26,6 +34,7 @@ import locale
 import numbers
 import os
 from collections.abc import Mapping
+from contextvars import ContextVar, Token
 from functools import cache
 
 LANGUAGES = ("en", "fr", "pt")
@@ -35,9 +44,14 @@ Message = str | Mapping[str, str]
 PLURAL_FORMS = ("zero", "one", "other")
 
 
+# The language of the run in progress in this context; None outside any run.
+_RUN_LANG: ContextVar[str | None] = ContextVar("skynet_jupyter_lang", default=None)
+
+
 def resolve_lang(lang: str | None = None) -> str:
-    """The language to use: ``lang`` if given, else ``SKYNET_LANG``, else the locale."""
-    for candidate in (lang, os.environ.get("SKYNET_LANG"), _locale_lang()):
+    """The language to use: ``lang`` if given, else the run's (``language``), else
+    ``SKYNET_LANG``, else the locale, else English."""
+    for candidate in (lang, _RUN_LANG.get(), os.environ.get("SKYNET_LANG"), _locale_lang()):
         if not candidate:
             continue
         code = candidate.strip().lower().replace("-", "_").split("_")[0]
@@ -46,6 +60,38 @@ def resolve_lang(lang: str | None = None) -> str:
         if candidate is lang:
             raise ValueError(f"Unknown language {lang!r}: use one of {', '.join(LANGUAGES)}.")
     return "en"
+
+
+class language:  # lower case: it reads as a function, ``with language("fr"):``
+    """Speak ``lang`` (resolved as ``resolve_lang`` does) until the block ends.
+
+    Set once where a run enters; a run started inside another keeps the outer
+    run's language unless it names its own.  ``with`` gives the language code.
+    A class, not a generator: an exception leaving the block passes through
+    untouched (a generator's context manager sets its ``__traceback__`` again,
+    which some exceptions refuse), and the language holds for as long as the
+    block, whoever keeps the object.
+    """
+
+    __slots__ = ("_token", "code")
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.code = resolve_lang(lang)
+        self._token: Token[str | None] | None = None
+
+    def __enter__(self) -> str:
+        self._token = _RUN_LANG.set(self.code)
+        return self.code
+
+    def __exit__(self, *_: object) -> None:
+        if self._token is not None:
+            _RUN_LANG.reset(self._token)
+            self._token = None
+
+
+def current_lang() -> str:
+    """The language of the run in progress (``language``), or English outside one."""
+    return _RUN_LANG.get() or "en"
 
 
 def _locale_lang() -> str | None:
@@ -83,7 +129,7 @@ def t(msg_id: str, lang: str | None = None, /, **fields: object) -> str:
     A message with plural forms takes the one its count (``count=``, or the field
     its ``"by"`` names) calls for in that language.
     """
-    lang = lang or "en"
+    lang = lang or current_lang()
     message = catalog(lang).get(msg_id)
     if not message:  # not translated: the English words, with English plurals
         lang, message = "en", catalog("en")[msg_id]

@@ -1436,7 +1436,7 @@ MESSAGES = {
         "other": "{count} cases have no human label and were left out.",
     },
     "quality.agree.no_column": (
-        "No column {column!r} in the data: human= names the column of human labels. The data has: "
+        "No column {column!r} in the data: labels= names the column of human labels. The data has: "
         "{known}."
     ),
     "quality.agree.column_used": (
@@ -1446,6 +1446,10 @@ MESSAGES = {
     "quality.agree.bad_labels": (
         "The labels in {column!r} must be pass/fail words (pass/fail, yes/no, true/false, 1/0) or "
         "numbers, not {example!r}. For graded labels use numbers (e.g. bad 0, ok 0.5, good 1)."
+    ),
+    "quality.agree.labels_twice": (
+        "Give the human-label column once: labels={labels!r} or human={human!r} (human= is "
+        "the older name of labels=)."
     ),
     "quality.agree.threshold": (
         "threshold must be a finite number (a score at or above it is a pass), got {value!r}."

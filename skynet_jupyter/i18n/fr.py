@@ -1456,7 +1456,7 @@ MESSAGES = {
         "other": "{count} cas sans étiquette humaine ont été laissés de côté.",
     },
     "quality.agree.no_column": (
-        "Pas de colonne {column!r} dans les données : human= nomme la colonne des étiquettes "
+        "Pas de colonne {column!r} dans les données : labels= nomme la colonne des étiquettes "
         "humaines. Les données ont : {known}."
     ),
     "quality.agree.column_used": (
@@ -1467,6 +1467,10 @@ MESSAGES = {
         "Les étiquettes de {column!r} doivent être des mots réussi/échoué (pass/fail, yes/no, "
         "true/false, 1/0) ou des nombres, pas {example!r}. Pour des étiquettes graduées, utilisez "
         "des nombres (par ex. mauvais 0, moyen 0.5, bon 1)."
+    ),
+    "quality.agree.labels_twice": (
+        "Nommez la colonne des étiquettes humaines une seule fois : labels={labels!r} ou "
+        "human={human!r} (human= est l'ancien nom de labels=)."
     ),
     "quality.agree.threshold": (
         "threshold doit être un nombre fini (un score supérieur ou égal est une réussite), reçu "

@@ -1512,7 +1512,7 @@ MESSAGES = {
         "other": "{count} casos sem rótulo humano ficaram de fora.",
     },
     "quality.agree.no_column": (
-        "Não há coluna {column!r} nos dados: human= nomeia a coluna de rótulos humanos. Os dados "
+        "Não há coluna {column!r} nos dados: labels= nomeia a coluna de rótulos humanos. Os dados "
         "têm: {known}."
     ),
     "quality.agree.column_used": (
@@ -1523,6 +1523,10 @@ MESSAGES = {
         "Os rótulos em {column!r} devem ser palavras de aprovação/reprovação (pass/fail, yes/no, "
         "true/false, 1/0) ou números, não {example!r}. Para rótulos graduados use números (por ex. "
         "mau 0, ok 0.5, bom 1)."
+    ),
+    "quality.agree.labels_twice": (
+        "Indique a coluna de rótulos humanos uma só vez: labels={labels!r} ou human={human!r} "
+        "(human= é o nome antigo de labels=)."
     ),
     "quality.agree.threshold": (
         "threshold deve ser um número finito (uma pontuação igual ou acima é aprovação), recebido "

@@ -25,7 +25,6 @@ __all__ = [
     "NOT_MEASURED",
     "RUN",
     "CaseContext",
-    "Observation",
     "Usage",
     "current_case",
 ]

@@ -17,7 +17,6 @@ from ..core.model_settings import ModelSettings
 
 __all__ = [
     "ModelNotConfigured",
-    "ModelSettings",
     "configure",
     "configured_settings",
     "current_settings",

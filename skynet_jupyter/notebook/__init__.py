@@ -1,11 +1,16 @@
 """The notebook: the magics, what they show and how they read their options.
 
-Magics are thin: they parse, resolve names in the user's namespace, call the
-public function, show its report and return it.
+Magics are thin: they parse, set the run's language, and hand the parsed line
+and a typed session (the user's namespace, the models, the cache, the metrics)
+to their work, which resolves names, calls the public function through one
+skeleton (view shown, closed on an error, the same errors caught) and returns
+the report.
 
 Modules::
 
     magics.py          SkynetMagics: every magic, %load_ext and %unload_ext
+    session.py         Session: what a magic's work gets; call_showing, the skeleton
+    magic_args.py      IPython's magic decorators and magic_arguments, typed
     option_groups.py   each magic option declared once, in groups
     names.py           what an option names: a variable, an expression, a file
     quality_magics.py  the metric-quality magics' work

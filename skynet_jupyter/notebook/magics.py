@@ -15,24 +15,24 @@ import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, no_var_expand
-from IPython.core.magic_arguments import argument, parse_argstring
+from IPython.core.magic import Magics, magics_class
 from traitlets import Any as AnyTrait
 from traitlets import Bool, Enum, Float, Int, TraitError, Unicode, observe, validate
 
 from ..core.contract import ContractError
 from ..core.errors import DataError
+from ..core.model_settings import ModelSettings
 from ..core.options import EVAL_CONCURRENCY, MAX_TIMEOUT, MIN_TIMEOUT, Kind
 from ..core.skynet_import import install_skynet_module, uninstall_skynet_module
-from ..i18n import LANGUAGES, resolve_lang, t
-from ..models.settings import ModelSettings, settings_changed, use_session_settings
-from . import names
+from ..i18n import LANGUAGES, current_lang, language, t
+from ..models.settings import settings_changed, use_session_settings
 from .align_magic import ALIGN_OPTIONS, run_align
-from .cell_display import CellMark, lazy_show, shown_once
+from .cell_display import CellMark
 from .check_failed import CheckFailed
+from .magic_args import Decorator, argument, line_cell_magic, line_magic, no_var_expand, parse_line
 from .names import DEFAULT_NAME, data_file, unquote
 from .optimize_magic import OPTIMIZE_OPTIONS, run_optimize
 from .option_groups import (
@@ -52,15 +52,19 @@ from .quality_magics import (
     run_quality,
 )
 from .save import save_source
+from .session import LiveDisplay, Session, call_showing, find_metric
 
 # What a check needs (the engine, the reports, the optimizers) is imported when a magic
 # runs, not at %load_ext, which stays cheap in every kernel (issue 26).
 if TYPE_CHECKING:
+    import argparse
+
     from ..alignment.report import AlignReport
     from ..core.metric import Metric
     from ..core.report import CheckReport, EvalReport
     from ..optimizers.optimize import OptimizeReport
     from ..run.engine import RunCache
+    from ..show.progress_line import ProgressLine
     from .replay import LastCheck
 
 __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
@@ -69,7 +73,11 @@ __all__ = ["CheckFailed", "SkynetMagics", "load", "unload"]
 # --- the magics -----------------------------------------------------------------
 
 
-def _quality_magic(name: str, own_options: Any) -> Any:
+R = TypeVar("R")
+Work = Callable[[Session, "argparse.Namespace", bool], R]  # a magic's work, once parsed
+
+
+def _quality_magic(name: str, own_options: Decorator) -> Decorator:
     """What every metric-quality magic is: %skynet_eval's options, its own, the report's."""
     return listed_options(
         lazy_magic_arguments(name), EVAL_OPTIONS, own_options, REPORT, no_var_expand, line_magic
@@ -153,7 +161,7 @@ class SkynetMagics(Magics):
         settings_changed()
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
-        super().__init__(shell=shell, **kwargs)
+        super().__init__(shell=shell, **kwargs)  # type: ignore[no-untyped-call]  # IPython's Magics.__init__ is unannotated
         self.metrics: dict[str, Metric] = {}
         self.previous_metrics: dict[str, Metric] = {}  # %skynet_compare NAME: the last version
         self._run_cache: RunCache | None = None  # made at its first use: see run_cache
@@ -221,42 +229,51 @@ class SkynetMagics(Magics):
                     return 1.0, {"feedback": "Correct."}
                 return 0.0, {"feedback": f"Expected {expected['label']!r}, got {output!r}."}
         """
-        args = parse_argstring(self.skynet_metric, line)
-        lang = self._lang()
-        name = unquote(args.name) if args.name else None
-        if cell is None:
-            if args.save or args.force:
-                raise UsageError(t("magic.save_needs_cell", lang))
-            if args.load:
-                self._register(self._load_file(unquote(args.load), name or DEFAULT_NAME), lang)
-            elif name is not None:
-                print(_summary(self._metric(name), lang))
+        args = parse_line(self.skynet_metric, line)
+        with language(self.lang):  # no --lang: the setting, SKYNET_LANG, the locale
+            if cell is None:
+                self._metric_line(args)
             else:
-                print(self._listing(lang))
-            return
+                self._metric_cell(args, cell)
+
+    def _metric_line(self, args: argparse.Namespace) -> None:
+        """``%skynet_metric``: list the metrics, show one, or register a file (--load)."""
+        name = unquote(args.name) if args.name else None
+        if args.save or args.force:
+            raise UsageError(t("magic.save_needs_cell"))
         if args.load:
-            raise UsageError(t("magic.load_in_cell", lang))
+            self._register(self._load_file(unquote(args.load), name or DEFAULT_NAME))
+        elif name is not None:
+            print(_summary(find_metric(self.metrics, name)))
+        else:
+            print(self._listing())
+
+    def _metric_cell(self, args: argparse.Namespace, cell: str) -> None:
+        """``%%skynet_metric``: register the cell (and write it with --save)."""
+        name = unquote(args.name) if args.name else None
+        if args.load:
+            raise UsageError(t("magic.load_in_cell"))
         if args.force and not args.save:
-            raise UsageError(t("magic.force_needs_save", lang))
+            raise UsageError(t("magic.force_needs_save"))
         source = cell if cell.endswith("\n") else cell + "\n"
-        metric = self._load_source(source, name or DEFAULT_NAME, lang)
-        notes = _undefined_note(metric, lang)
+        metric = self._load_source(source, name or DEFAULT_NAME)
+        notes = _undefined_note(metric)
         if args.save:
             path = Path(unquote(args.save)).expanduser()
-            saved, note = save_source(path, source, args.force, lang)
+            saved, note = save_source(path, source, args.force)
             notes.append(note)
             if saved is not None:
                 metric.path = str(saved)
-        self._register(metric, lang, notes)
+        self._register(metric, notes)
 
-    def _load_source(self, source: str, name: str, lang: str) -> Metric:
+    def _load_source(self, source: str, name: str) -> Metric:
         from ..core.metric import load_metric  # at the first metric, not at %load_ext
 
         try:
             # The cell's body starts below the %%skynet_metric line: its line 2.
             return load_metric(source, name=name, first_line=2)
         except ContractError as problem:
-            raise _in_language(problem, lang) from None
+            raise _in_language(problem) from None
 
     def _load_file(self, path: str, name: str) -> Metric:
         from ..core.metric import load_metric
@@ -264,29 +281,29 @@ class SkynetMagics(Magics):
         try:
             return load_metric(Path(path).expanduser(), name=name)
         except ContractError as problem:
-            raise _in_language(problem, self._lang()) from None
+            raise _in_language(problem) from None
 
-    def _register(self, metric: Metric, lang: str, notes: list[str] | None = None) -> None:
+    def _register(self, metric: Metric, notes: list[str] | None = None) -> None:
         earlier = self.metrics.get(metric.name)
         if earlier is not None and earlier.source != metric.source:
             self.previous_metrics[metric.name] = earlier
         self.metrics[metric.name] = metric
-        lines = [_summary(metric, lang), *(f"  {note}" for note in notes or [])]
+        lines = [_summary(metric), *(f"  {note}" for note in notes or [])]
         if metric.name in self.last_checks:
-            lines.append(f"  {self._recheck(metric, lang)}")
+            lines.append(f"  {self._recheck(metric)}")
         print("\n".join(lines))
 
-    def _listing(self, lang: str) -> str:
+    def _listing(self) -> str:
         if not self.metrics:
-            return t("magic.list_none", lang)
+            return t("magic.list_none")
         columns = ("magic.col_name", "magic.col_call", "magic.col_spec", "magic.col_source")
-        head = [t(column, lang) for column in columns]
+        head = [t(column) for column in columns]
         rows = [
             [
                 name,
                 metric.call_form,
-                t("magic.yes" if metric.reward_spec is not None else "magic.no", lang),
-                metric.path or t("magic.source_cell", lang),
+                t("magic.yes" if metric.reward_spec is not None else "magic.no"),
+                metric.path or t("magic.source_cell"),
             ]
             for name, metric in self.metrics.items()
         ]
@@ -298,7 +315,7 @@ class SkynetMagics(Magics):
             for row in [head, *rows]
         )
 
-    def _recheck(self, metric: Metric, lang: str) -> str:
+    def _recheck(self, metric: Metric) -> str:
         """Re-run the metric's last check on cached outputs; a line saying how it went."""
         last = self.last_checks[metric.name]
         from ..run.engine import execute
@@ -312,13 +329,13 @@ class SkynetMagics(Magics):
                 options,
                 on_event=None,
                 run_cache=self.run_cache,
-                known_outputs=last.known_outputs(lang),
+                known_outputs=last.known_outputs(),
             )
         except (DataError, ValueError, OSError) as problem:
-            return t("magic.recheck_failed", lang, name=metric.name, error=problem)
+            return t("magic.recheck_failed", name=metric.name, error=problem)
         if last.view is not None:
             last.view.replace(report)
-        return t("magic.rechecked", lang, name=metric.name, outcome=_outcome(report))
+        return t("magic.rechecked", name=metric.name, outcome=_outcome(report))
 
     # --- %skynet_check / %skynet_eval -----------------------------------------------
 
@@ -345,9 +362,7 @@ class SkynetMagics(Magics):
             %skynet_check --data tickets --outputs label --run classify --artifact prompt
             %skynet_check --data cases.csv --outputs label --run run.py:run --artifact prompt.txt
         """
-        line, silenced = _trailing_semicolon(line)
-        args = parse_argstring(self.skynet_check, line)
-        return self._execute("check", args, silenced)
+        return self._work(self.skynet_check, line, self._checking("check"))
 
     @lazy_magic_arguments("skynet_eval")
     @EVAL_OPTIONS
@@ -368,9 +383,8 @@ class SkynetMagics(Magics):
             report = %skynet_eval --data tickets --outputs label --run classify --artifact prompt
             report.to_frame()
         """
-        line, silenced = _trailing_semicolon(line)
-        args = parse_argstring(self.skynet_eval, line)
-        return self._execute("eval", args, silenced)  # type: ignore[return-value]
+        # execute("eval", ...) makes an EvalReport; the engine's signature says CheckReport.
+        return cast("EvalReport", self._work(self.skynet_eval, line, self._checking("eval")))
 
     @lazy_magic_arguments("skynet_optimize")
     @OPTIMIZE_OPTIONS
@@ -395,9 +409,7 @@ class SkynetMagics(Magics):
             r = %skynet_optimize --data tickets --outputs label --run classify --artifact prompt
             r.best_artifact
         """
-        line, silenced = _trailing_semicolon(line)
-        args = parse_argstring(self.skynet_optimize, line)
-        return run_optimize(self, args, silenced)
+        return self._work(self.skynet_optimize, line, run_optimize)
 
     @lazy_magic_arguments("skynet_align")
     @ALIGN_OPTIONS
@@ -424,9 +436,7 @@ class SkynetMagics(Magics):
             r = %skynet_align --data labelled --output-column reply --labels human --rationale why
             r.after.kappa
         """
-        line, silenced = _trailing_semicolon(line)
-        args = parse_argstring(self.skynet_align, line)
-        return run_align(self, args, silenced)
+        return self._work(self.skynet_align, line, run_align)
 
     @lazy_magic_arguments("skynet_cache")
     @argument("--clear", action="store_true", help="forget every kept model reply")
@@ -446,29 +456,9 @@ class SkynetMagics(Magics):
             %skynet_cache
             %skynet_cache --clear
         """
-        args = parse_argstring(self.skynet_cache, line)
-        lang = self._lang()
-        cache = self.run_cache
-        if args.clear:
-            print(_cleared(cache, lang))
-            return
-        memory, hits, misses = len(cache.store), cache.hits, cache.misses
-        if cache.disk is None:
-            print(t("magic.cache_off", lang, memory=memory, hits=hits, misses=misses))
-            return
-        size = cache.disk.size_bytes()
-        print(
-            t(
-                "magic.cache_status",
-                lang,
-                memory=memory,
-                disk=len(cache.disk),
-                path=cache.disk.path,
-                size=f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / 2**20:.1f} MiB",
-                hits=hits,
-                misses=misses,
-            )
-        )
+        args = parse_line(self.skynet_cache, line)
+        with language(self.lang):
+            print(_cleared(self.run_cache) if args.clear else _cache_status(self.run_cache))
 
     # --- metric quality: %skynet_probe, %skynet_stability, %skynet_agree, %skynet_compare
 
@@ -490,8 +480,7 @@ class SkynetMagics(Magics):
             report = %skynet_probe --data tickets --outputs label --run classify --artifact prompt
             report.flagged
         """
-        line, silenced = _trailing_semicolon(line)
-        return run_quality(self, "probe", parse_argstring(self.skynet_probe, line), silenced)
+        return self._work(self.skynet_probe, line, _quality("probe"))
 
     @_quality_magic("skynet_stability", STABILITY_OPTIONS)
     def skynet_stability(self, line: str) -> Any:
@@ -506,25 +495,23 @@ class SkynetMagics(Magics):
 
             %skynet_stability --data tickets --outputs label --output-column label --repeats 5
         """
-        line, silenced = _trailing_semicolon(line)
-        args = parse_argstring(self.skynet_stability, line)
-        return run_quality(self, "stability", args, silenced)
+        return self._work(self.skynet_stability, line, _quality("stability"))
 
     @_quality_magic("skynet_agree", AGREE_OPTIONS)
     def skynet_agree(self, line: str) -> Any:
         """Compare a metric's scores with human labels; returns an AgreementReport.
 
-        --human COL names the column of labels (never given to the metric).
+        --labels COL names the column of human labels (never given to the
+        metric); --human COL, its first name, is the same option.
         Pass/fail labels give accuracy, Cohen's kappa and the confusion table (a
         score at or above --threshold, 0.5, is a pass); numeric labels give
         Spearman and Pearson. The disagreements are listed worst first.
 
         Example::
 
-            %skynet_agree --data labelled --outputs label --output-column prediction --human ok
+            %skynet_agree --data labelled --outputs label --output-column prediction --labels ok
         """
-        line, silenced = _trailing_semicolon(line)
-        return run_quality(self, "agree", parse_argstring(self.skynet_agree, line), silenced)
+        return self._work(self.skynet_agree, line, _quality("agree"))
 
     @_quality_magic("skynet_compare", COMPARE_OPTIONS)
     def skynet_compare(self, line: str) -> Any:
@@ -542,97 +529,82 @@ class SkynetMagics(Magics):
             %skynet_compare strict lenient --data tickets --outputs label --output-column label
             %skynet_compare default --data tickets --outputs label --run classify --artifact prompt
         """
-        line, silenced = _trailing_semicolon(line)
-        return run_quality(self, "compare", parse_argstring(self.skynet_compare, line), silenced)
+        return self._work(self.skynet_compare, line, _quality("compare"))
 
-    def _execute(self, kind: Kind, args: Any, silenced: bool) -> CheckReport:
+    # --- the session and the skeleton every magic runs -----------------------------------
+
+    def _work(self, magic: Any, line: str, work: Work[R]) -> R:
+        """Parse ``line`` for ``magic``, then ``work(session, args, silenced)`` in its language.
+
+        The run's language is set here, once (``--lang``, else ``SkynetMagics.lang``,
+        SKYNET_LANG, the locale); everything below reads it from the context.
+        """
+        line, silenced = _trailing_semicolon(line)
+        args = parse_line(magic, line)
+        with self._session(getattr(args, "lang", None)) as session:
+            return work(session, args, silenced)
+
+    @contextlib.contextmanager
+    def _session(self, lang: str | None) -> Iterator[Session]:
+        """The kernel as the magics' work sees it, speaking ``lang`` (or the setting's)."""
+        shell: Any = self.shell  # IPython's Magics declares it None until an instance has one
+        with language(lang or self.lang) as code:
+            yield Session(
+                user_ns=shell.user_ns,
+                global_ns=shell.user_global_ns,
+                lang=code,
+                models=self._models(),
+                run_cache=lambda: self.run_cache,
+                metrics=self.metrics,
+                previous_metrics=self.previous_metrics,
+                timeout=self.timeout,
+                concurrency=self.concurrency,
+                cell=self._this_cell,
+            )
+
+    def _checking(self, kind: Kind) -> Work[CheckReport]:
+        """The work of %skynet_check (``kind="check"``) or %skynet_eval."""
+
+        def work(session: Session, args: argparse.Namespace, silenced: bool) -> CheckReport:
+            return self._execute(session, kind, args, silenced)
+
+        return work
+
+    def _execute(
+        self, session: Session, kind: Kind, args: argparse.Namespace, silenced: bool
+    ) -> CheckReport:
         from ..run.engine import execute
         from .replay import LastCheck, run_outputs
 
-        language = self._lang(args.lang)
-        name = unquote(args.metric) if args.metric else DEFAULT_NAME
-        metric = self._metric(name)
-        data = self._resolve("--data", args.data, data_file)
-        options = run_options(self, kind, args, language)
-        view = None
-        listener: Callable[[Any], None] | None = None
-        progress = None
-        if not silenced and _in_terminal(self.shell):
-            from ..show.progress_line import ProgressLine, running_title
-
-            # Terminal IPython has no widgets: a progress line, erased before the report
-            # (which the cell's Out prints as text, wrapped to the terminal's width).
-            progress = ProgressLine(running_title(kind, language), language)
-            progress.show()
-            listener = progress.on_event
-        elif not silenced:
-            from .widgets import LiveView
-
-            view = LiveView(
-                kind=kind, lang=language, metric_name=metric.name, reward_spec=metric.reward_spec
-            )
-            listener = lazy_show(view)
-        cache = self.run_cache.fresh() if args.fresh else self.run_cache
+        metric = session.metric(args.metric)
+        data = session.resolve("--data", args.data, data_file)
+        options = run_options(session, kind, args)
+        progress = _progress_line(kind) if not silenced and _in_terminal(self.shell) else None
+        live = None if silenced or progress is not None else _live_view(kind, metric)
+        view: LiveDisplay | None = _ProgressView(progress) if progress is not None else live
+        cache = session.run_cache(fresh=args.fresh)
         # In a terminal, a print from the metric or the run erases the progress line first.
-        erasing = progress.erasing() if progress is not None else contextlib.nullcontext()
-        try:
-            with erasing:
-                report = execute(kind, metric, data, options, on_event=listener, run_cache=cache)
-        except DataError as problem:  # in the report's language
-            raise UsageError(problem.message(language)) from None
-        except ValueError as problem:
-            raise UsageError(str(problem)) from None
-        finally:
-            if progress is not None:
-                progress.clear()
+        with progress.erasing() if progress is not None else contextlib.nullcontext():
+            report: CheckReport = call_showing(
+                view,
+                lambda listener: execute(
+                    kind, metric, data, options, on_event=listener, run_cache=cache
+                ),
+            )
+        if progress is not None:
+            progress.clear()
         if kind == "check":  # what the edit loop re-runs when this metric is registered again
             outputs = run_outputs(report) if options.run is not None else {}
-            self.last_checks[metric.name] = LastCheck(data, options, view, outputs)
-        stops = report.interrupted or (
+            self.last_checks[metric.name] = LastCheck(data, options, live, outputs)
+        if report.interrupted or (
             not report.passed and self.raise_on_failure and not args.no_raise
-        )
-        if stops:
+        ):
             if progress is not None:  # no live view showed it: the report, then the error
                 print(report)
             raise CheckFailed(_outcome(report), report)
-        if progress is not None:
-            return report
-        return self._shown_once(report)
-
-    # --- resolving names ------------------------------------------------------------
-
-    def _metric(self, name: str) -> Metric:
-        metric = self.metrics.get(name)
-        if metric is not None:
-            return metric
-        lang = self._lang()
-        if not self.metrics:
-            raise UsageError(t("magic.no_metric", lang))
-        known = ", ".join(self.metrics)
-        raise UsageError(t("magic.unknown_metric", lang, name=name, known=known))
-
-    def _resolve(self, option: str, text: str, from_file: Callable[[str], Any]) -> Any:
-        """What ``text`` names in the notebook, else a file (:func:`names.resolve`)."""
-        shell: Any = self.shell  # IPython's Magics declares it None until an instance has one
-        with _as_usage_error():
-            return names.resolve(
-                option, text, from_file, shell.user_ns, shell.user_global_ns, self._lang()
-            )
-
-    def _run_file(self, text: str) -> Any:
-        """``FILE.py:FUNC`` or ``FILE.py`` (function ``run``), if that file exists."""
-        with _as_usage_error():
-            return names.run_file(text, self._lang())
-
-    def _executor(self, text: str) -> Any:
-        shell: Any = self.shell
-        with _as_usage_error():
-            return names.executor(text, shell.user_ns, shell.user_global_ns, self._lang())
+        return report if progress is not None else session.shown_once(report)
 
     # --- settings and cell state ----------------------------------------------------
-
-    def _lang(self, override: str | None = None) -> str:
-        return resolve_lang(override or self.lang)
 
     def _models(self) -> ModelSettings:
         return ModelSettings(
@@ -641,11 +613,11 @@ class SkynetMagics(Magics):
             reflection_model=self.reflection_model,
         )
 
-    def _shown_once(self, report: Any) -> Any:
-        """``report`` as this cell's Out sees it: the cell's live view already shows it."""
+    def _this_cell(self) -> CellMark:
+        """The mark of the cell running now: open until the cell ends (``_end_of_cell``)."""
         if self._cell is None:
             self._cell = CellMark()
-        return shown_once(report, self._cell)
+        return self._cell
 
     def _end_of_cell(self, result: Any) -> None:
         if self._cell is not None:
@@ -664,34 +636,87 @@ def _trailing_semicolon(line: str) -> tuple[str, bool]:
     return line, False
 
 
-@contextlib.contextmanager
-def _as_usage_error() -> Iterator[None]:
-    """An option naming nothing usable ends the magic as IPython's UsageError."""
-    try:
-        yield
-    except names.OptionError as problem:
-        raise UsageError(str(problem)) from None
+def _quality(kind: str) -> Work[Any]:
+    """The work of a metric-quality magic (``quality_magics.run_quality``)."""
+
+    def work(session: Session, args: argparse.Namespace, silenced: bool) -> Any:
+        return run_quality(session, kind, args, silenced)
+
+    return work
 
 
-def _cleared(cache: RunCache, lang: str) -> str:
+def _progress_line(kind: Kind) -> ProgressLine:
+    """Terminal IPython has no widgets: a progress line, erased before the report (which
+    the cell's Out prints as text, wrapped to the terminal's width)."""
+    from ..show.progress_line import ProgressLine, running_title
+
+    line = ProgressLine(running_title(kind, current_lang()), current_lang())
+    line.show()
+    return line
+
+
+class _ProgressView:
+    """The terminal's progress line as the skeleton's view (shown as soon as it is made)."""
+
+    def __init__(self, line: ProgressLine) -> None:
+        self.line = line
+
+    def show(self) -> None:
+        pass  # already shown: the line says the run started before its first event
+
+    def on_event(self, event: Any) -> None:
+        self.line.on_event(event)
+
+    def close(self) -> None:
+        self.line.clear()
+
+
+def _live_view(kind: Kind, metric: Metric) -> Any:
+    """The live view of %skynet_check or %skynet_eval (its widgets are imported now)."""
+    from .widgets import LiveView
+
+    return LiveView(
+        kind=kind, lang=current_lang(), metric_name=metric.name, reward_spec=metric.reward_spec
+    )
+
+
+def _cache_status(cache: RunCache) -> str:
+    """What %skynet_cache says: the entries in the kernel and on disk, the hits and misses."""
+    memory, hits, misses = len(cache.store), cache.hits, cache.misses
+    if cache.disk is None:
+        return t("magic.cache_off", memory=memory, hits=hits, misses=misses)
+    size = cache.disk.size_bytes()
+    return t(
+        "magic.cache_status",
+        memory=memory,
+        disk=len(cache.disk),
+        path=cache.disk.path,
+        size=f"{size / 1024:.0f} KiB" if size < 1024 * 1024 else f"{size / 2**20:.1f} MiB",
+        hits=hits,
+        misses=misses,
+    )
+
+
+def _cleared(cache: RunCache) -> str:
     """Empty ``cache`` and say what was done, to the file too (a damaged one, a directory)."""
     done = cache.empty()
     path = None if cache.disk is None else cache.disk.path
     if done.kept_directory:
-        return t("magic.cache_kept_directory", lang, path=path)
+        return t("magic.cache_kept_directory", path=path)
     if done.removed == "directory":
-        return t("magic.cache_cleared_directory", lang, path=path)
+        return t("magic.cache_cleared_directory", path=path)
     if done.removed == "damaged":
-        return t("magic.cache_cleared_damaged", lang, path=path)
-    return t("magic.cache_cleared", lang, count=done.count)
+        return t("magic.cache_cleared_damaged", path=path)
+    return t("magic.cache_cleared", count=done.count)
 
 
-def _in_language(problem: ContractError, lang: str) -> ContractError:
-    problem.args = (problem.message(lang),)
+def _in_language(problem: ContractError) -> ContractError:
+    """The contract error, its message in the run's language."""
+    problem.args = (problem.message(current_lang()),)
     return problem
 
 
-def _undefined_note(metric: Metric, lang: str) -> list[str]:
+def _undefined_note(metric: Metric) -> list[str]:
     """The sentence naming what the cell uses but does not define (a notebook name, say)."""
     from ..core.metric import undefined_names
 
@@ -699,28 +724,27 @@ def _undefined_note(metric: Metric, lang: str) -> list[str]:
     if not missing:
         return []
     shown = ", ".join(repr(name) for name in missing)
-    return [t("magic.undefined_names", lang, names=shown, count=len(missing))]
+    return [t("magic.undefined_names", names=shown, count=len(missing))]
 
 
-def _summary(metric: Metric, lang: str) -> str:
-    lines = [t("magic.registered", lang, name=metric.name, call=metric.call_form)]
+def _summary(metric: Metric) -> str:
+    lines = [t("magic.registered", name=metric.name, call=metric.call_form)]
     spec = metric.reward_spec
     if spec is None:
-        lines.append(t("spec.none", lang))
+        lines.append(t("spec.none"))
     else:
         weights = {part: f"{value:.3g}" for part, value in spec.weights.items()}
-        lines.append(t("magic.spec_weights", lang, **weights))
+        lines.append(t("magic.spec_weights", **weights))
         lines.append(
             t(
                 "magic.spec_references",
-                lang,
                 speed=f"{spec.speed_reference:g}",
                 cost=f"{spec.cost_reference:g}",
             )
         )
         if spec.accuracy_reference is not None:
             lines.append(
-                t("magic.spec_accuracy_reference", lang, reference=f"{spec.accuracy_reference:g}")
+                t("magic.spec_accuracy_reference", reference=f"{spec.accuracy_reference:g}")
             )
     return "\n  ".join(lines)
 

@@ -5,7 +5,7 @@
 Nothing in this module needs a shell: the notebook's namespaces come in as
 arguments (``user_ns``, and ``global_ns`` for expressions), so the rules are
 tested with a plain dict.  A name that resolves to nothing ends in
-:class:`OptionError`, one sentence saying what was looked for and where; a
+:class:`UnusableName`, one sentence saying what was looked for and where; a
 run file that fails to load ends in :class:`UserCodeError`, with the user's
 own frames.
 """
@@ -25,7 +25,7 @@ from ..i18n import resolve_lang, t
 __all__ = [
     "DEFAULT_NAME",
     "MISSING",
-    "OptionError",
+    "UnusableName",
     "UserCodeError",
     "artifact_file",
     "data_file",
@@ -43,7 +43,7 @@ MISSING: Any = object()
 DEFAULT_NAME = "default"  # the metric a magic uses when none is named
 
 
-class OptionError(ValueError):
+class UnusableName(ValueError):
     """An option names nothing usable; the message says what and how to fix it."""
 
 
@@ -108,7 +108,7 @@ def resolve(
     The expression is evaluated with ``global_ns`` as globals (default:
     ``user_ns``) and ``user_ns`` as locals, as IPython runs a cell.
     ``from_file(text)`` is asked last; it returns :data:`MISSING` when there is
-    no such file.  Nothing found: :class:`OptionError`, saying so, or giving
+    no such file.  Nothing found: :class:`UnusableName`, saying so, or giving
     the expression's own error when it named something but failed.
     """
     text = unquote(text)
@@ -134,9 +134,9 @@ def resolve(
     lang = resolve_lang(lang)
     if problem is not None:
         error = f"{type(problem).__name__}: {problem}"
-        raise OptionError(t("magic.eval_failed", lang, option=option, text=text, error=error))
+        raise UnusableName(t("magic.eval_failed", lang, option=option, text=text, error=error))
     hint = _closest_name(text, user_ns, lang) if text.isidentifier() else ""
-    raise OptionError(t("magic.not_found", lang, option=option, text=text, hint=hint))
+    raise UnusableName(t("magic.not_found", lang, option=option, text=text, hint=hint))
 
 
 def _not_by_accident(
@@ -156,7 +156,7 @@ def _not_by_accident(
     lang = resolve_lang(lang)
     hint = _closest_name(text, user_ns, lang)
     message_id = "magic.builtin_found" if builtin else "magic.module_found"
-    raise OptionError(t(message_id, lang, option=option, text=text, hint=hint))
+    raise UnusableName(t(message_id, lang, option=option, text=text, hint=hint))
 
 
 def _closest_name(text: str, user_ns: dict[str, Any], lang: str) -> str:
@@ -169,7 +169,7 @@ def _closest_name(text: str, user_ns: dict[str, Any], lang: str) -> str:
 def run_file(text: str, lang: str | None = None) -> Any:
     """The function ``FILE.py:FUNC`` (or ``run`` of ``FILE.py``) names, if that file exists.
 
-    :data:`MISSING` when ``text`` names no ``.py`` file; :class:`OptionError`
+    :data:`MISSING` when ``text`` names no ``.py`` file; :class:`UnusableName`
     when the file has no such function; :class:`UserCodeError` when loading it
     raises.
     """
@@ -182,7 +182,7 @@ def run_file(text: str, lang: str | None = None) -> Any:
     try:
         return load_function(spec)
     except (FileNotFoundError, AttributeError) as problem:
-        raise OptionError(str(problem)) from None
+        raise UnusableName(str(problem)) from None
     except Exception as exc:
         error = f"{type(exc).__name__}: {exc}"
         message = t("magic.run_file_failed", resolve_lang(lang), path=path, error=error)
@@ -199,5 +199,5 @@ def executor(
     found = resolve("--executor", text, no_file, user_ns, global_ns, lang)
     if not callable(getattr(found, "submit", None)):
         lang = resolve_lang(lang)
-        raise OptionError(t("magic.not_executor", lang, text=text, type=type(found).__name__))
+        raise UnusableName(t("magic.not_executor", lang, text=text, type=type(found).__name__))
     return found

@@ -12,13 +12,13 @@ shows their ranges, and a broken rule is a usage error in the magics' words.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import argparse
 from dataclasses import replace
 from types import MethodType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
-from IPython.core.magic_arguments import MagicArgumentParser, argument, argument_group
+from IPython.core.magic_arguments import MagicArgumentParser
 
 from ..core.options import (
     CHECK_CASES,
@@ -34,7 +34,11 @@ from ..core.options import (
     Sample,
 )
 from ..i18n import LANGUAGES, t
-from .names import artifact_file, no_file, quoted, unquote
+from .magic_args import Decorator, argument, argument_group, magic_parser
+from .names import MISSING, artifact_file, no_file, quoted, unquote
+
+if TYPE_CHECKING:
+    from .session import Session
 
 __all__ = [
     "CASES",
@@ -56,8 +60,6 @@ __all__ = [
     "reflection_option",
     "run_options",
 ]
-
-Decorator = Callable[[Any], Any]
 
 
 def listed_options(*decorators: Decorator) -> Decorator:
@@ -118,7 +120,7 @@ def _magic_parser(func: Any) -> MagicArgumentParser:
     kwds = getattr(func, "argcmd_kwds", {})
     if "description" not in kwds:
         kwds["description"] = func.__doc__
-    parser = MagicArgumentParser(func.argcmd_name, **kwds)
+    parser = magic_parser(func.argcmd_name, **kwds)
     group = None
     for decorator in func.decorators[::-1]:  # in the order they appear in the source
         result = decorator.add_to_parser(parser, group)
@@ -141,7 +143,7 @@ def lazy_magic_arguments(name: str) -> Decorator:
     return mark
 
 
-def option_group(title: str, *arguments: argument) -> Decorator:
+def option_group(title: str, *arguments: Decorator) -> Decorator:
     """A titled group of options.  Every option sits in a group: an option declared after a
     group would join it (that is how ``magic_arguments`` builds the parser)."""
     return listed_options(argument_group(title), *arguments)
@@ -323,63 +325,78 @@ def _names(text: str | None) -> str | None:
     return unquote(text) if text else None
 
 
-def run_options(magics: Any, kind: Kind, args: Any, lang: str) -> RunOptions:
+def run_options(session: Session, kind: Kind, args: argparse.Namespace) -> RunOptions:
     """The engine's options from a parsed line: checked first, then names resolved.
 
     ``kind="check"`` is ``%skynet_check`` (3 cases, one at a time); every
     other magic reads them as ``evaluate`` does.  Groups a magic does not take
     keep their defaults.  A broken rule is a usage error in the magics' words
-    (``--run``, ``--output-column``).
+    (``--run``, ``--output-column``).  The options carry the session's language:
+    worker processes are told it, they do not inherit the caller's context.
     """
+    try:
+        given = _given_options(session, kind, args)
+        run = _run_function(session, args.run or None)
+        artifact = _artifact(session, args.artifact)
+        executor = session.executor(args.executor) if getattr(args, "executor", None) else None
+        dtype = session.resolve("--dtype", args.dtype, no_file) if args.dtype else None
+        return replace(given, run=run, artifact=artifact, executor=executor, dtype=dtype)
+    except OptionError as problem:
+        raise UsageError(problem.for_magic(session.lang)) from None
+
+
+def _given_options(session: Session, kind: Kind, args: argparse.Namespace) -> RunOptions:
+    """The options as written, checked by RunOptions's rules before any name is looked up."""
     concurrency = getattr(args, "concurrency", None)
     if kind == "check":
         concurrency = 1
     elif concurrency is None:
-        concurrency = magics.concurrency
-    text = args.run or None  # its text for now: the rules come before any lookup
-    try:
-        given = RunOptions.given(
-            outputs=_names(args.outputs),
-            inputs=_names(args.inputs),
-            json_columns=_names(args.json_columns),
-            split=_names(args.split),
-            run=text,
-            output_column=_names(getattr(args, "output_column", None)),
-            cases=args.cases if args.cases is not None or kind == "eval" else CHECK_CASES,
-            sample=getattr(args, "sample", None) or Sample.FIRST,
-            seed=getattr(args, "sample_seed", None),
-            timeout=args.timeout if args.timeout is not None else magics.timeout,
-            run_timeout=args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
-            isolation=args.isolation or Isolation.THREAD,
-            concurrency=concurrency,
-            lang=lang,
-            models=magics._models(),
-        )
-        run = magics._resolve("--run", text, magics._run_file) if text else None
-        if run is not None and not callable(run):
-            raise UsageError(t("magic.not_function", lang, text=text, type=type(run).__name__))
-        artifact = None
-        if args.artifact is not None:
-            artifact = quoted(args.artifact)
-            if artifact is None:
-                artifact = magics._resolve("--artifact", args.artifact, artifact_file)
-        executor = None
-        if getattr(args, "executor", None):
-            executor = magics._executor(args.executor)
-        dtype = magics._resolve("--dtype", args.dtype, no_file) if args.dtype else None
-        return replace(given, run=run, artifact=artifact, executor=executor, dtype=dtype)
-    except OptionError as problem:
-        raise UsageError(problem.for_magic(lang)) from None
+        concurrency = session.concurrency
+    return RunOptions.given(
+        outputs=_names(args.outputs),
+        inputs=_names(args.inputs),
+        json_columns=_names(args.json_columns),
+        split=_names(args.split),
+        run=args.run or None,  # its text for now: the rules come before any lookup
+        output_column=_names(getattr(args, "output_column", None)),
+        cases=args.cases if args.cases is not None or kind == "eval" else CHECK_CASES,
+        sample=getattr(args, "sample", None) or Sample.FIRST,
+        seed=getattr(args, "sample_seed", None),
+        timeout=args.timeout if args.timeout is not None else session.timeout,
+        run_timeout=args.run_timeout if args.run_timeout is not None else RUN_TIMEOUT,
+        isolation=args.isolation or Isolation.THREAD,
+        concurrency=concurrency,
+        lang=session.lang,
+        models=session.models,
+    )
 
 
-def reflection_option(magics: Any, args: Any) -> Any:
+def _run_function(session: Session, text: str | None) -> Any:
+    """``--run``: a notebook function or ``FILE.py:FUNC``; a usage error if not callable."""
+    if not text:
+        return None
+    run = session.resolve("--run", text, session.run_file)
+    if not callable(run):
+        raise UsageError(t("magic.not_function", text=text, type=type(run).__name__))
+    return run
+
+
+def _artifact(session: Session, text: str | None) -> Any:
+    """``--artifact``: quoted text as is, else a notebook name, an expression or a file."""
+    if text is None:
+        return None
+    artifact = quoted(text)
+    if artifact is None:
+        artifact = session.resolve("--artifact", text, artifact_file)
+    return artifact
+
+
+def reflection_option(session: Session, args: argparse.Namespace) -> Any:
     """``--reflection-model``: a notebook variable (a callable model), else the text is a
     litellm model string; None when not given (the configured one answers)."""
-    from .names import MISSING
-
     if not args.reflection_model:
         return None
-    return magics._resolve(
+    return session.resolve(
         "--reflection-model", args.reflection_model, lambda text: text or MISSING
     )
 

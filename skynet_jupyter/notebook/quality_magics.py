@@ -2,26 +2,30 @@
 option group each adds to ``%skynet_eval``'s, and the work behind the magics.
 
 The methods sit on the one ``SkynetMagics`` class (``magics.py``); each parses
-its line and calls :func:`run_quality`, which resolves names in the notebook
-exactly as ``%skynet_eval`` does (:func:`~.option_groups.run_options`), shows
-the live view, calls the measurement (:mod:`skynet_jupyter.quality`) with
-those options as they are, and returns its report.
+its line and calls :func:`run_quality` with the session, which resolves names in
+the notebook exactly as ``%skynet_eval`` does (:func:`~.option_groups.run_options`),
+shows the live view, calls the measurement (:mod:`skynet_jupyter.quality`) with
+those options as they are (:func:`~.session.call_showing`), and returns its report.
 """
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
-from IPython.core.magic_arguments import argument
 
-from ..core.errors import DataError
 from ..core.probe_ids import PROBES
 from ..i18n import t
 from .check_failed import CheckFailed
-from .names import DEFAULT_NAME
+from .magic_args import argument
+from .names import DEFAULT_NAME, data_file, unquote
 from .option_groups import option_group, run_options
+from .session import Session, call_showing
+
+if TYPE_CHECKING:
+    from ..core.metric import Metric
 
 PROBE_OPTIONS = option_group(
     "probe",
@@ -48,7 +52,9 @@ THRESHOLD = argument(
 AGREE_OPTIONS = option_group(
     "agreement",
     argument(
-        "--human",
+        "--labels",
+        "--human",  # its first name, kept working: %skynet_align has always said --labels
+        dest="labels",
         metavar="COL",
         required=True,
         help="the column of human labels (never given to the metric)",
@@ -86,61 +92,66 @@ def _measure(kind: str) -> Callable[..., Any]:
     return compare_with
 
 
-def run_quality(magics: Any, kind: str, args: Any, silenced: bool) -> Any:
+def run_quality(session: Session, kind: str, args: argparse.Namespace, silenced: bool) -> Any:
     """The work of the four magics: resolve, show the live view, measure, return the report."""
-    from .names import data_file, unquote
-
-    language = magics._lang(args.lang)
-    if kind == "compare":
-        metrics, names = _compared(magics, args, language)
-    else:
-        metric = magics._metric(unquote(args.metric) if args.metric else DEFAULT_NAME)
-        metrics, names = [metric], None
-    data = magics._resolve("--data", args.data, data_file)
-    options = run_options(magics, "eval", args, language)  # checked: the engine's, as they are
-    own: dict[str, Any]  # the measurement's own options
-    if kind == "probe":
-        own = {"probes": unquote(args.probes) if args.probes else None}
-    elif kind == "stability":
-        own = {"repeats": args.repeats}
-    elif kind == "agree":
-        own = {"human": unquote(args.human), "threshold": args.threshold}
-    else:
-        own = {"names": names}
+    metrics, names = _measured_metrics(session, kind, args)
+    data = session.resolve("--data", args.data, data_file)
+    options = run_options(session, "eval", args)  # checked: the engine's, as they are
+    own = _own_options(kind, args, names)
     measure = _measure(kind)
-    view = listener = None
+    view = None
     if not silenced:
-        from .cell_display import lazy_show
         from .widgets._quality_views import QualityView
 
-        view = QualityView(kind=kind, lang=language, metric_name=metrics[0].name)
-        listener = lazy_show(view)
-    cache = magics.run_cache.fresh() if args.fresh else magics.run_cache
-    try:
-        report = measure(*metrics, data, options, run_cache=cache, on_event=listener, **own)
-    except (DataError, ValueError) as problem:  # MetricNotUsable is a ValueError
-        raise UsageError(str(problem)) from None
+        view = QualityView(kind=kind, lang=session.lang, metric_name=metrics[0].name)
+    cache = session.run_cache(fresh=args.fresh)
+    report = call_showing(
+        view,
+        lambda listener: measure(
+            *metrics, data, options, run_cache=cache, on_event=listener, **own
+        ),
+    )
     if report.interrupted:
-        raise CheckFailed(t("quality.interrupted", language), report)
+        raise CheckFailed(t("quality.interrupted"), report)
     # The view shows the report (or ';' hid it): the cell's Out does not show it again.
-    return magics._shown_once(report)
+    return session.shown_once(report)
 
 
-def _compared(magics: Any, args: Any, lang: str) -> tuple[list[Any], tuple[str, str]]:
+def _measured_metrics(
+    session: Session, kind: str, args: argparse.Namespace
+) -> tuple[list[Metric], tuple[str, str] | None]:
+    """The metrics a magic measures, and (``%skynet_compare``) their labels."""
+    if kind == "compare":
+        return _compared(session, args)
+    return [session.metric(args.metric)], None
+
+
+def _own_options(
+    kind: str, args: argparse.Namespace, names: tuple[str, str] | None
+) -> dict[str, Any]:
+    """The measurement's own keywords, from the magic's own option group."""
+    if kind == "probe":
+        return {"probes": unquote(args.probes) if args.probes else None}
+    if kind == "stability":
+        return {"repeats": args.repeats}
+    if kind == "agree":
+        return {"labels": unquote(args.labels), "threshold": args.threshold}
+    return {"names": names}
+
+
+def _compared(session: Session, args: argparse.Namespace) -> tuple[list[Metric], tuple[str, str]]:
     """The two metrics of ``%skynet_compare`` and their labels."""
-    from .names import unquote
-
     names = [unquote(name) for name in args.names]
     if len(names) > 2:
-        raise UsageError(t("quality.compare.names", lang, count=len(names)))
+        raise UsageError(t("quality.compare.names", count=len(names)))
     if len(names) == 2:
-        first, second = (magics._metric(name) for name in names)
+        first, second = (session.metric_named(name) for name in names)
         if names[0] == names[1]:
             return [first, second], (f"{names[0]} (a)", f"{names[1]} (b)")
         return [first, second], (names[0], names[1])
     name = names[0] if names else (unquote(args.metric) if args.metric else DEFAULT_NAME)
-    current = magics._metric(name)
-    previous = magics.previous_metrics.get(name)
+    current = session.metric_named(name)
+    previous = session.previous_metric(name)
     if previous is None:
-        raise UsageError(t("quality.compare.no_previous", lang, name=name))
-    return [previous, current], (t("quality.compare.previous", lang, name=name), name)
+        raise UsageError(t("quality.compare.no_previous", name=name))
+    return [previous, current], (t("quality.compare.previous", name=name), name)

@@ -43,13 +43,14 @@ class LastCheck:
     def __repr__(self) -> str:
         return f"LastCheck(data={self.data!r}, options={self.options!r}, view={self.view!r})"
 
-    def known_outputs(self, lang: str) -> KnownOutputs | None:
-        """What the re-check scores: None when the outputs came from a column of the data."""
+    def known_outputs(self) -> KnownOutputs | None:
+        """What the re-check scores: None when the outputs came from a column of the data.
+
+        Its sentences are in the run's language (``language()``, set by the magic).
+        """
         if self.options.run is None:
             return None
-        return KnownOutputs(
-            self.outputs, t("magic.run_not_repeated", lang), note=t("engine.replayed", lang)
-        )
+        return KnownOutputs(self.outputs, t("magic.run_not_repeated"), note=t("engine.replayed"))
 
 
 def run_outputs(report: CheckReport) -> dict[int, tuple[Any, Observation | None]]:

@@ -2,7 +2,8 @@
 
 The rules are ``core/saving.py``'s (a new path or a regular file, a different
 file replaced only with ``--force``, written atomically); here a failed write
-ends the magic as a usage error.
+ends the magic as a usage error.  Code that wants the rules themselves imports
+``core/saving.py``.
 """
 
 from __future__ import annotations
@@ -11,15 +12,18 @@ from pathlib import Path
 
 from IPython.core.error import UsageError
 
-from ..core.saving import SaveFailed, write_atomically
-from ..core.saving import save_source as _save_source
+from ..core import saving
+from ..i18n import current_lang
 
-__all__ = ["save_source", "write_atomically"]
+__all__ = ["save_source"]
 
 
-def save_source(path: Path, source: str, force: bool, lang: str) -> tuple[Path | None, str]:
-    """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note)."""
+def save_source(path: Path, source: str, force: bool) -> tuple[Path | None, str]:
+    """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note).
+
+    The note is in the run's language (``language()``, set where the magic started).
+    """
     try:
-        return _save_source(path, source, force, lang)
-    except SaveFailed as problem:
+        return saving.save_source(path, source, force, current_lang())
+    except saving.SaveFailed as problem:
         raise UsageError(str(problem)) from None

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from importlib import metadata
@@ -34,10 +34,10 @@ from typing import Any
 from ..core.contract import step_title
 from ..core.dataset import Case, DataError, load_cases
 from ..core.metric import Metric, load_function, load_metric
+from ..core.model_settings import ModelSettings
 from ..core.options import RUN_TIMEOUT, Isolation, RunOptions
 from ..core.report import CaseResult
 from ..i18n import resolve_lang, t
-from ..models.settings import ModelSettings
 from ..run.engine import Listener, RunCache, execute_cases
 from .report import Costs
 
@@ -47,6 +47,7 @@ __all__ = [
     "SkynetGEPAAdapter",
     "failure_feedback",
     "optimizer_options",
+    "options_apart",
     "to_gepa_adapter",
 ]
 
@@ -119,6 +120,16 @@ def optimizer_options(
         isolation=Isolation.THREAD if isolation is None else isolation,
         **options,
     )
+
+
+def options_apart(
+    arguments: Mapping[str, Any], own: Collection[str]
+) -> tuple[RunOptions, dict[str, Any]]:
+    """A public optimizer function's arguments (its ``locals()``) as checked run options
+    and its ``own`` keywords: ``optimize`` and ``align`` declare their keywords in full
+    (their signatures are the documentation) and hand them on without listing them twice."""
+    run_keywords = {name: value for name, value in arguments.items() if name not in own}
+    return optimizer_options(**run_keywords), {name: arguments[name] for name in own}
 
 
 def numbered_back(results: Sequence[CaseResult], cases: Sequence[Case]) -> list[CaseResult]:

@@ -27,13 +27,20 @@ from typing import Any
 
 from ..core.dataset import Case, DataError
 from ..core.metric import Metric, load_metric
-from ..core.options import MAX_BUDGET, RunOptions, finite_number, refuse_count
+from ..core.model_settings import ModelSettings
+from ..core.options import (
+    MAX_BUDGET,
+    RunOptions,
+    finite_number,
+    refuse_count,
+    speaks_its_options_language,
+)
 from ..core.report import ADVICE, CaseResult, CheckReport
 from ..i18n import t
-from ..models.settings import ModelNotConfigured, ModelSettings, current_settings
+from ..models.settings import ModelNotConfigured, current_settings
 from ..run.engine import CaseFinished, RunCache, chosen_cases
 from ..show.formats import fmt_score
-from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, import_gepa, optimizer_options
+from .gepa_adapter import ReflectionModel, SkynetGEPAAdapter, import_gepa, options_apart
 from .report import (
     Candidate,
     Costs,
@@ -265,7 +272,7 @@ class _ReflectionStop:
 
 
 def split_cases(
-    cases: list[Case], val: float | int | None, seed: int, lang: str
+    cases: list[Case], val: float | int | None, seed: int, lang: str | None = None
 ) -> tuple[list[Case], list[Case]]:
     """(train, validation): ``val`` a fraction (0..1) or a count of validation cases.
 
@@ -297,7 +304,7 @@ def split_cases(
     return train, validation
 
 
-def check_stops(budget: Any, max_cost: Any, lang: str) -> None:
+def check_stops(budget: Any, max_cost: Any, lang: str | None = None) -> None:
     """A budget of 1 to ``MAX_BUDGET`` metric calls, a finite max_cost above zero (or None):
     else a sentence.  ``max_cost=nan`` would never stop the run (nan >= x is false)."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
@@ -307,7 +314,7 @@ def check_stops(budget: Any, max_cost: Any, lang: str) -> None:
         raise ValueError(t("optimize.bad_max_cost", lang, value=repr(max_cost)))
 
 
-def _gepa_options(options: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def _gepa_options(options: Mapping[str, Any], lang: str | None = None) -> dict[str, Any]:
     """``options`` checked against ``gepa.optimize``'s own parameters."""
     known = set(inspect.signature(import_gepa().optimize).parameters)
     for name in options:
@@ -318,20 +325,20 @@ def _gepa_options(options: Mapping[str, Any], lang: str) -> dict[str, Any]:
     return dict(options)
 
 
-def chosen_reflection_model(reflection_model: Any, models: ModelSettings | None, lang: str) -> Any:
+def chosen_reflection_model(reflection_model: Any, models: ModelSettings | None) -> Any:
     """The reflection model given, else the configured one, else ReflectionModelMissing."""
     model = reflection_model
     if model is None:
         model = current_settings(models).reflection_model
     if model is None:
-        raise ReflectionModelMissing(lang)
+        raise ReflectionModelMissing()
     return model
 
 
 class ReflectionModelMissing(ModelNotConfigured):
     """No reflection model: ``optimize`` needs one to write new texts."""
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str | None = None) -> None:
         RuntimeError.__init__(self, t("optimize.no_reflection_model", lang))
         self.role = "reflection"
 
@@ -382,36 +389,29 @@ def optimize(
     """
     # The engine's rules on the options, now: a bad time limit or isolation is a sentence
     # before GEPA starts, not an error inside its loop.
-    checked = optimizer_options(
-        run_timeout,
-        isolation,
-        run=run,
-        artifact=artifact,
-        outputs=outputs,
-        inputs=inputs,
-        split=split,
-        timeout=timeout,
-        concurrency=concurrency,
-        executor=executor,
-        lang=lang,
-        models=models,
-    )
-    return optimize_with(
-        metric,
-        data,
-        checked,
-        budget=budget,
-        reflection_model=reflection_model,
-        val=val,
-        max_cost=max_cost,
-        seed=seed,
-        component=component,
-        run_cache=run_cache,
-        on_event=on_event,
-        gepa_options=options,
-    )
+    checked, own = options_apart(locals(), _OWN_KEYWORDS)
+    metric, data = own.pop("metric"), own.pop("data")
+    gepa_options = own.pop("options")  # the other keywords go to gepa.optimize
+    return optimize_with(metric, data, checked, **own, gepa_options=gepa_options)
 
 
+# optimize's keywords that are not run options: optimize_with's own, and what it is given.
+_OWN_KEYWORDS = (
+    "metric",
+    "data",
+    "budget",
+    "reflection_model",
+    "val",
+    "max_cost",
+    "seed",
+    "component",
+    "run_cache",
+    "on_event",
+    "options",
+)
+
+
+@speaks_its_options_language
 def optimize_with(
     metric: Metric | Callable[..., Any] | str,
     data: Any,
@@ -435,8 +435,8 @@ def optimize_with(
     language = options.language
     artifact = options.artifact
     started = time.perf_counter()
-    import_gepa(language)  # without the library, say so before anything runs
-    check_stops(budget, max_cost, language)
+    import_gepa()  # without the library, say so before anything runs
+    check_stops(budget, max_cost)
     if isinstance(artifact, str):
         seed_candidate, adapter_component = {component: artifact}, component
     elif (
@@ -446,13 +446,13 @@ def optimize_with(
     ):
         seed_candidate, adapter_component = dict(artifact), None
     else:
-        raise TypeError(t("optimize.bad_artifact", language, type=type(artifact).__name__))
-    gepa_given = _gepa_options(gepa_options or {}, language)
-    model = chosen_reflection_model(reflection_model, options.models, language)
+        raise TypeError(t("optimize.bad_artifact", type=type(artifact).__name__))
+    gepa_given = _gepa_options(gepa_options or {})
+    model = chosen_reflection_model(reflection_model, options.models)
     reflection = ReflectionModel(model)
     loaded = load_metric(metric)
     cases = chosen_cases(data, options)
-    train, validation = split_cases(cases, val, seed, language)
+    train, validation = split_cases(cases, val, seed)
 
     report = OptimizeReport(
         seed_artifact=artifact,
@@ -631,56 +631,66 @@ def diagnose(
         return []
     lang = report.lang
     notes: list[str] = []
-    minibatch = int(gepa_options.get("reflection_minibatch_size") or DEFAULT_MINIBATCH)
     if report.failed_cases:
         notes.append(t("optimize.why_contract", lang, count=report.failed_cases))
     seed = report.candidates[0]
     if seed.val_scores and min(seed.val_scores.values()) >= PERFECT:
         notes += _validation_saturated(report, recorder)
     elif not report.proposals and report.error is None and report.stopped == "budget":
-        if recorder.skipped_perfect:
-            missed = _seed_missed(report, recorder)
-            if missed:
-                listed = _listed(missed)
-                notes.append(
-                    t("optimize.why_sampled_perfect", lang, cases=listed, count=len(missed))
-                )
-            else:
-                notes.append(t("optimize.why_perfect", lang))
-        else:
-            needed = report.val_size + 2 * minibatch + report.val_size
-            notes.append(
-                t(
-                    "optimize.why_budget",
-                    lang,
-                    budget=report.budget,
-                    val=report.val_size,
-                    needed=needed,
-                )
-            )
+        minibatch = int(gepa_options.get("reflection_minibatch_size") or DEFAULT_MINIBATCH)
+        notes.append(_budget_spent_on_the_seed(report, recorder, minibatch))
     elif report.proposals:
-        rejected = sum(1 for p in report.proposals if p.accepted is False)
-        accepted = sum(1 for p in report.proposals if p.accepted)
-        if accepted:
-            notes.append(t("optimize.why_not_better", lang, count=accepted))
-        best = report.best
-        full = _full_marks(report)
-        missed = sorted(i for i, v in (best.val_scores if best else {}).items() if v < full)
-        if missed:
-            notes.append(t("optimize.why_unseen", lang, cases=_listed(missed), count=len(missed)))
-        elif rejected:
-            notes.append(t("optimize.why_rejected", lang, count=rejected))
-    if recorder.seed_results:
-        from ..core.advice import advise
+        notes += _proposals_not_better(report)
+    feedback = _feedback_advice(recorder, metric, lang)
+    return notes if feedback is None else [*notes, feedback]
 
-        seed_report = CheckReport(
-            steps=[],
-            cases=[r for r in recorder.seed_results if r.passed],
-            lang=lang,
-            metric_name=metric.name,
-            reward_spec=metric.reward_spec,
+
+def _budget_spent_on_the_seed(report: OptimizeReport, recorder: _Recorder, minibatch: int) -> str:
+    """The budget ran out before GEPA proposed anything: why, in one sentence."""
+    lang = report.lang
+    if not recorder.skipped_perfect:
+        needed = report.val_size + 2 * minibatch + report.val_size
+        return t(
+            "optimize.why_budget", lang, budget=report.budget, val=report.val_size, needed=needed
         )
-        step = advise(seed_report)
-        if step is not None and step.status == ADVICE:  # not "no advice"
-            notes.append(t("optimize.why_feedback", lang, advice=step.message))
+    missed = _seed_missed(report, recorder)
+    if not missed:
+        return t("optimize.why_perfect", lang)
+    return t("optimize.why_sampled_perfect", lang, cases=_listed(missed), count=len(missed))
+
+
+def _proposals_not_better(report: OptimizeReport) -> list[str]:
+    """GEPA proposed texts, and none beat the seed on validation: why."""
+    lang = report.lang
+    notes: list[str] = []
+    rejected = sum(1 for p in report.proposals if p.accepted is False)
+    accepted = sum(1 for p in report.proposals if p.accepted)
+    if accepted:
+        notes.append(t("optimize.why_not_better", lang, count=accepted))
+    best = report.best
+    full = _full_marks(report)
+    missed = sorted(i for i, v in (best.val_scores if best else {}).items() if v < full)
+    if missed:
+        notes.append(t("optimize.why_unseen", lang, cases=_listed(missed), count=len(missed)))
+    elif rejected:
+        notes.append(t("optimize.why_rejected", lang, count=rejected))
     return notes
+
+
+def _feedback_advice(recorder: _Recorder, metric: Metric, lang: str) -> str | None:
+    """The contract check's advice on the seed's feedback, when it has some."""
+    if not recorder.seed_results:
+        return None
+    from ..core.advice import advise
+
+    seed_report = CheckReport(
+        steps=[],
+        cases=[r for r in recorder.seed_results if r.passed],
+        lang=lang,
+        metric_name=metric.name,
+        reward_spec=metric.reward_spec,
+    )
+    step = advise(seed_report)
+    if step is not None and step.status == ADVICE:  # not "no advice"
+        return t("optimize.why_feedback", lang, advice=step.message)
+    return None

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..core.shows_itself import show_with
 from ..i18n import t
 from ..show.formats import fmt_mean, fmt_score, fmt_usd
 from ..show.render import esc, show_value
+from ..show.render import head_html as drawn_head
 from ..show.style import STYLE
-
-if TYPE_CHECKING:
-    from .optimize import Candidate, OptimizeReport, Proposal
+from .report import Candidate, OptimizeReport, Proposal
 
 SHOWN_PROPOSALS = 12  # newest first; report.proposals has them all
 OPEN_PROPOSALS = 2  # shown open; older ones fold to their one-line head
@@ -116,14 +116,8 @@ def status_line(report: OptimizeReport) -> str:
     lang = report.lang
     parts = [t("optimize.calls", lang, calls=report.calls, budget=report.budget)]
     if report.candidates:
-        parts.append(
-            t(
-                "optimize.best_so_far",
-                lang,
-                best=fmt_mean(report.best_score),
-                seed=fmt_mean(report.seed_score),
-            )
-        )
+        best, seed = fmt_mean(report.best_score), fmt_mean(report.seed_score)
+        parts.append(t("optimize.best_so_far", lang, best=best, seed=seed))
     candidates = t("optimize.candidate_count", lang, count=len(report.candidates))
     proposals = t("optimize.proposal_count", lang, count=len(report.proposals))
     parts.append(f"{candidates}, {proposals}")
@@ -235,22 +229,16 @@ def proposals_text(report: OptimizeReport) -> list[str]:
 
 
 def head_html(report: OptimizeReport) -> str:
+    """The optimizer's head: what it found, how far it got, why it stopped, what to do."""
     headline, tone = title(report)
-    parts = [
-        STYLE,
-        '<div class="sko sko-head">',
-        f'<div class="sko-title sko-{tone}">{esc(headline)}</div>',
-        f'<div class="sko-sub">{esc(status_line(report))}</div>',
-    ]
+    lines = [("sub", status_line(report))]
     stopped = stopped_line(report)
     if stopped:
-        parts.append(f'<div class="sko-note">{esc(stopped)}</div>')
+        lines.append(("note", stopped))
     if report.error:
-        parts.append(f'<div class="sko-error">{esc(report.error)}</div>')
-    for note in report.advice:
-        parts.append(f'<div class="sko-advice">{esc(note)}</div>')
-    parts.append("</div>")
-    return "".join(parts)
+        lines.append(("error", report.error))
+    lines += [("advice", note) for note in report.advice]
+    return drawn_head("sko", headline, f"sko-{tone}", lines, box="sko sko-head")
 
 
 def candidates_html(report: OptimizeReport) -> str:
@@ -384,3 +372,7 @@ def body_html(report: OptimizeReport, *, styled: bool = True) -> str:
 def report_html(report: OptimizeReport) -> str:
     body = body_html(report, styled=False)  # the head carries the stylesheet, once
     return f'<div class="skynet-optimize">{head_html(report)}{body}</div>'
+
+
+# The report shows itself through these (core/shows_itself.py): it never imports this module.
+show_with(OptimizeReport, text=report_text, html=report_html)

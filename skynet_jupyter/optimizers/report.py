@@ -194,16 +194,6 @@ class OptimizeReport(ShowsItself):
         ]
         return pd.DataFrame(rows).set_index("candidate") if rows else pd.DataFrame()
 
-    def _text(self) -> str:  # str(), print() and IPython's plain display (ShowsItself)
-        from .render import report_text
-
-        return report_text(self)
-
-    def _html(self) -> str:  # a notebook's display (ShowsItself)
-        from .render import report_html
-
-        return report_html(self)
-
 
 @dataclass(frozen=True, slots=True)
 class OptimizeEvent:

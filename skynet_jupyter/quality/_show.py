@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 from ..core.shows_itself import ShowsItself
 from ..i18n import t
 from ..show.formats import fmt_usd
-from ..show.render import cut, esc, show_value
+from ..show.render import cut, esc, head_html, show_value
 from ..show.style import STYLE
 
 CELL_CHARS = 80
@@ -45,13 +45,6 @@ def value_cell(value: Any, limit: int = CELL_CHARS) -> str:
     The text ``["a", "b"]`` never reads as the list it is not (not escaped).
     """
     return cut(show_value(value, quote=True), limit)
-
-
-def head_html(title: str, subtitle: str, status: str) -> str:
-    return (
-        f'<div class="skq-title skq-{esc(status)}">{esc(title)}</div>'
-        f'<div class="skq-sub">{esc(subtitle)}</div>'
-    )
 
 
 def box_html(text: str, kind: str = "", title: str = "") -> str:
@@ -227,7 +220,8 @@ class QualityReport(ShowsItself):
         return "\n".join(lines)
 
     def html(self) -> str:
-        parts = [head_html(self._title(), self._subtitle(), self._status())]
+        tone = f"skq-{esc(self._status())}"
+        parts = [head_html("skq", self._title(), tone, [("sub", self._subtitle())])]
         parts += [block.html() for block in self._body()]
         return wrap_html(parts, self._page)
 

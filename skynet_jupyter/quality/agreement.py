@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.dataset import DataError, load_cases
-from ..core.options import RunOptions, finite_number
+from ..core.options import RunOptions, finite_number, speaks_its_options_language
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_score
@@ -42,6 +42,7 @@ NUMERIC = "numeric"
 WEAK = 0.6  # below this kappa (or Spearman), the report advises reading the disagreements
 RANK_GAP = 0.25  # numeric labels: a case disagrees when its ranks differ by a quarter of the range
 SHOWN = 20
+DEFAULT_LABELS = "human"  # the human-label column when neither labels= nor human= names one
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,13 +426,15 @@ def agreement(
     metric: Any,
     data: Any,
     *,
-    human: str = "human",
+    labels: str | None = None,
     threshold: float = 0.5,
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
+    human: str | None = None,
     **options: Any,
 ) -> AgreementReport:
-    """Compare the metric's scores with the human labels in column ``human`` of the data.
+    """Compare the metric's scores with the human labels in column ``labels`` of the data
+    (``"human"`` by default; ``human=`` is its older name, as ``sj.align``'s ``labels=``).
 
     Pass/fail labels give ``.accuracy``, ``.kappa`` and ``.confusion`` (a score
     at or above ``threshold`` is a pass); numeric labels give ``.spearman`` and
@@ -443,30 +446,53 @@ def agreement(
         metric,
         data,
         checked,
-        human=human,
+        labels=labels,
         threshold=threshold,
         run_cache=run_cache,
         on_event=on_event,
+        human=human,
     )
 
 
+@speaks_its_options_language
 def agreement_with(
     metric: Any,
     data: Any,
     options: RunOptions,
     *,
-    human: str = "human",
+    labels: str | None = None,
+    human: str | None = None,
     threshold: float = 0.5,
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
 ) -> AgreementReport:
     """:func:`agreement` with its options already checked (``%skynet_agree`` calls it)."""
+    column = labels_column(labels, human)
+    return _agreement(metric, data, options, column, threshold, run_cache, on_event)
+
+
+def labels_column(labels: str | None, human: str | None) -> str:
+    """The human-label column: ``labels=``, or its older name ``human=``, never both."""
+    if labels is not None and human is not None:
+        raise TypeError(t("quality.agree.labels_twice", labels=labels, human=human))
+    return labels if labels is not None else human if human is not None else DEFAULT_LABELS
+
+
+def _agreement(
+    metric: Any,
+    data: Any,
+    options: RunOptions,
+    column: str,
+    threshold: float,
+    run_cache: RunCache | None,
+    on_event: _scoring.Listener | None,
+) -> AgreementReport:
     started = _scoring.clock()
     lang = options.language
     if not finite_number(threshold):  # NaN would make every score a fail
         raise ValueError(t("quality.agree.threshold", lang, value=threshold))
-    rows, options = human_columns(data, options, [human])
-    labels_all = {index: row[human] for index, row in rows.items()}
+    rows, options = human_columns(data, options, [column])
+    labels_all = {index: row[column] for index, row in rows.items()}
     loaded = _scoring.load(metric, lang)
     base = _scoring.first_pass(loaded, data, options, run_cache=run_cache, on_event=on_event)
     labels: dict[int, Any] = {}
@@ -482,7 +508,7 @@ def agreement_with(
         value = label_value(label)
         if value is None:
             raise DataError(
-                t("quality.agree.bad_labels", lang, column=human, example=short(label, 40))
+                t("quality.agree.bad_labels", lang, column=column, example=short(label, 40))
             )
         if case.score is None:
             failed.append(case.index)
@@ -493,7 +519,7 @@ def agreement_with(
     report = AgreementReport(
         metric_name=loaded.name,
         lang=lang,
-        human=human,
+        human=column,
         threshold=float(threshold),
         kind=kind,
         labels=labels,

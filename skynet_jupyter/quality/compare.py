@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.options import RunOptions
+from ..core.options import RunOptions, speaks_its_options_language
 from ..core.report import CaseResult
 from ..core.reward import PARTS
 from ..i18n import t
@@ -276,6 +276,7 @@ def compare(
     )
 
 
+@speaks_its_options_language
 def compare_with(
     metric_a: Any,
     metric_b: Any,

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.options import MAX_REPEATS, RunOptions, refuse_count
+from ..core.options import MAX_REPEATS, RunOptions, refuse_count, speaks_its_options_language
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_mean, fmt_score, fmt_share
@@ -260,6 +260,7 @@ def stability(
     )
 
 
+@speaks_its_options_language
 def stability_with(
     metric: Any,
     data: Any,

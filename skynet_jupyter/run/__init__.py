@@ -5,6 +5,8 @@ Modules::
     engine.py     check, evaluate, execute (known outputs too), execute_cases: cases,
                   limits, counting, events; RunCache (the model-call cache's name here)
     one_case.py   one case, the hot path (never raises): CaseRunner
+    driver.py     the one loop over every backend: events, a failing listener, Ctrl-C,
+                  a provider that refuses everything, cases left over, the order
     workers.py    watched threads: a case past its limit is abandoned, named
     isolation.py  worker processes, killed when a case runs past its limit
     forks.py      a worker's copy made by os.fork in a case: stopped, the case named

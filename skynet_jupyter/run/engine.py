@@ -2,9 +2,10 @@
 
 One case is one call (``run_case``; the work itself is ``one_case``): run
 ``run(artifact, input)``, call the metric on copies of the case, validate the
-return.  Many cases run on watched worker threads (``workers``) or on any
-``concurrent.futures.Executor`` (``executors``).  This module turns data, a metric
-and options into cases, runs them, and builds the report with its steps.
+return.  Many cases run on watched worker threads (``workers``), in worker
+processes (``isolation``) or on any ``concurrent.futures.Executor``
+(``executors``), all under one loop (``driver``).  This module turns data, a
+metric and options into cases, runs them, and builds the report with its steps.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from ..core.contract import (
 )
 from ..core.dataset import NO_OUTPUT, Case, Cases, inputs_note, load_cases, pick_cases
 from ..core.metric import Metric, load_function, load_metric
+from ..core.model_settings import ModelSettings
+from ..core.observation import Observation
 from ..core.options import (
     CHECK_CASES,
     EVAL_CONCURRENCY,
@@ -39,12 +42,12 @@ from ..core.options import (
 )
 from ..core.report import CaseResult, CheckReport, EvalReport, build_steps
 from ..core.skynet_import import shadowing_note
-from ..i18n import sentences, t
+from ..i18n import language, sentences, t
 from ..models.call_cache import CallCache
-from ..models.case_context import Observation
-from ..models.settings import ModelSettings, current_settings
+from ..models.settings import current_settings
+from .driver import StoppedByListener
 from .one_case import CaseRunner
-from .workers import StoppedByListener, processes_instead, supervise, threads_exhausted
+from .workers import processes_instead, run_in_threads, threads_exhausted
 
 __all__ = [
     "CaseFinished",
@@ -121,7 +124,7 @@ def run_case(
     runner = CaseRunner(
         load_metric(metric), run, artifact, limits or Limits(), lang, models or current_settings()
     )
-    results, _ = supervise(runner, [case], concurrency=1, on_result=None)
+    results, _ = run_in_threads(runner, [case], concurrency=1, on_result=None)
     return results[0]
 
 
@@ -221,19 +224,19 @@ def execute(
     ``run_cache`` answers the model calls made again (``llm()`` in run or metric).
     """
     started = time.perf_counter()
-    run = _run_function(options)
-    chosen = chosen_cases(data, options)
-    runner, load_error = _runner(metric, run, options)
-    cases = chosen
-    if known_outputs is not None:
-        cases = known_outputs.given_to(chosen)
-        if runner is not None:
-            runner = replace(runner, refused_run=known_outputs.missing)
-    report = _run_cases(
-        kind, metric, runner, load_error, cases, chosen, options, on_event, run_cache, started
-    )
-    if known_outputs is not None and known_outputs.note:
-        _note_on_run_step(report, known_outputs.note)
+    with language(options.language):  # the run's language, for every sentence made below
+        run = _run_function(options)
+        chosen = chosen_cases(data, options)
+        runner, load_error = _runner(metric, run, options)
+        cases = chosen
+        if known_outputs is not None:
+            cases = known_outputs.given_to(chosen)
+            if runner is not None:
+                runner = replace(runner, refused_run=known_outputs.missing)
+        plan = _Run(kind, metric, options, cases, chosen, on_event, run_cache, started)
+        report = _run_cases(plan, runner, load_error)
+        if known_outputs is not None and known_outputs.note:
+            _note_on_run_step(report, known_outputs.note)
     return report
 
 
@@ -254,110 +257,151 @@ def execute_cases(
     quality tools' passes over known outputs.
     """
     started = time.perf_counter()
-    runner, load_error = _runner(metric, _run_function(options), options)
-    given = list(cases)
-    return _run_cases(
-        kind, metric, runner, load_error, given, Cases(given), options, on_event, run_cache, started
-    )
+    with language(options.language):  # the run's language, for every sentence made below
+        runner, load_error = _runner(metric, _run_function(options), options)
+        given = list(cases)
+        plan = _Run(kind, metric, options, given, Cases(given), on_event, run_cache, started)
+        return _run_cases(plan, runner, load_error)
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    """What one run is asked to do, as :func:`execute` and :func:`execute_cases` made it."""
+
+    kind: Kind
+    metric: Metric | Callable[..., Any] | str
+    options: RunOptions
+    chosen: list[Case]  # the cases to run, in order
+    data_notes: list[Case]  # what loading noticed (a ``Cases``)
+    on_event: Listener | None
+    run_cache: RunCache | None
+    started: float  # perf_counter() when the call came in
+
+    @property
+    def report_type(self) -> type[CheckReport]:
+        return EvalReport if self.kind == "eval" else CheckReport
 
 
 def _run_cases(
-    kind: Kind,
-    metric: Metric | Callable[..., Any] | str,
-    runner: CaseRunner | None,
-    load_error: ContractError | None,
-    chosen: list[Case],
-    data_notes: list[Case],
-    options: RunOptions,
-    on_event: Listener | None,
-    run_cache: RunCache | None,
-    started: float,
+    plan: _Run, runner: CaseRunner | None, load_error: ContractError | None
 ) -> CheckReport:
-    """Run ``chosen`` and build the report; ``data_notes``: what loading noticed (Cases)."""
-    lang, concurrency, executor = options.language, options.concurrency, options.executor
-    report_type = EvalReport if kind == "eval" else CheckReport
+    """Run ``plan.chosen`` and build the report (the metric did not load: ``load_error``)."""
     if runner is None:
-        report = report_type(
-            steps=build_steps(
-                lang,
-                load_error=load_error,
-                has_spec=False,
-                run_used=False,
-                output_column=options.output_column,
-                cases=[],
-            ),
-            cases=[],
-            lang=lang,
-            metric_name=getattr(metric, "name", "default"),
-            total_cases=len(chosen),
-        )
-        _note_shadowing(report)
-        if on_event is not None:
-            _tell(on_event, Finished(report), report)
-        return report
-    if run_cache is not None:
-        runner = replace(runner, call_cache=run_cache)
-    total = len(chosen)
-    progress = itertools.count(1)
-
-    def deliver(started_ids: list[int], fresh: list[CaseResult]) -> None:
-        assert on_event is not None
-        for index in started_ids:
-            on_event(CaseStarted(index, total))
-        for result in fresh:
-            on_event(CaseFinished(result, next(progress), total))
-
-    listener = deliver if on_event is not None else None
+        return _unloaded(plan, load_error)
+    if plan.run_cache is not None:
+        runner = replace(runner, call_cache=plan.run_cache)
     stopped: StoppedByListener | None = None
     moved = False  # to processes: this kernel keeps no more blocked threads
     try:
-        if executor is not None:
-            from .executors import run_on_executor
-
-            results, interrupted = run_on_executor(executor, runner, chosen, on_result=listener)
-        elif options.isolation is Isolation.PROCESS:
-            from .isolation import run_isolated
-
-            results, interrupted = run_isolated(
-                runner, chosen, concurrency=concurrency, on_result=listener
-            )
-        else:
-            results, interrupted, moved = _in_threads(runner, chosen, concurrency, listener)
+        results, interrupted, moved = _run_on_backend(plan, runner, _listener(plan))
     except StoppedByListener as stop:
         stopped = stop
         results, interrupted = stop.results, True
-    results = _account(chosen, results, interrupted, lang)
-    report = report_type(
-        steps=build_steps(
-            lang,
-            has_spec=runner.metric.reward_spec is not None,
-            run_used=runner.run is not None,
-            output_column=options.output_column,
-            cases=results,
-        ),
-        cases=results,
-        lang=lang,
-        metric_name=runner.metric.name,
-        reward_spec=runner.metric.reward_spec,
-        interrupted=interrupted,
-        total_cases=total,
-        elapsed_s=time.perf_counter() - started,
-    )
-    if runner.run is not None:
-        _note_inputs(report, data_notes)
-    if moved and (said := processes_instead(lang)) is not None:
+    results = _account(plan.chosen, results, interrupted, plan.options.language)
+    report = _report(plan, runner, results, interrupted)
+    if moved and (said := processes_instead()) is not None:
         _note_on(report, METRIC_TIME_LIMIT, said)
     _note_shadowing(report)
     from ..core.advice import advise
 
-    advice = advise(report, data_notes)
+    advice = advise(report, plan.data_notes)
     if advice is not None:
         report.steps.append(advice)
     if stopped is not None:
         _attach(stopped.error, report)
         raise stopped.error
-    if on_event is not None:
-        _tell(on_event, Finished(report), report)
+    if plan.on_event is not None:
+        _tell(plan.on_event, Finished(report), report)
+    return report
+
+
+def _unloaded(plan: _Run, load_error: ContractError | None) -> CheckReport:
+    """The report of a run whose metric did not load: no case ran."""
+    lang, options = plan.options.language, plan.options
+    steps = build_steps(
+        lang,
+        load_error=load_error,
+        has_spec=False,
+        run_used=False,
+        output_column=options.output_column,
+        cases=[],
+    )
+    report = plan.report_type(
+        steps=steps,
+        cases=[],
+        lang=lang,
+        metric_name=getattr(plan.metric, "name", "default"),
+        total_cases=len(plan.chosen),
+    )
+    _note_shadowing(report)
+    if plan.on_event is not None:
+        _tell(plan.on_event, Finished(report), report)
+    return report
+
+
+def _listener(plan: _Run) -> Callable[[list[int], list[CaseResult]], None] | None:
+    """The backends' ``on_result``, turned into the caller's events (None: nobody listens)."""
+    on_event = plan.on_event
+    if on_event is None:
+        return None
+    total = len(plan.chosen)
+    progress = itertools.count(1)
+
+    def deliver(started_ids: list[int], fresh: list[CaseResult]) -> None:
+        for index in started_ids:
+            on_event(CaseStarted(index, total))
+        for result in fresh:
+            on_event(CaseFinished(result, next(progress), total))
+
+    return deliver
+
+
+def _run_on_backend(
+    plan: _Run,
+    runner: CaseRunner,
+    listener: Callable[[list[int], list[CaseResult]], None] | None,
+) -> tuple[list[CaseResult], bool, bool]:
+    """(results, interrupted, moved to processes) on the backend the options choose."""
+    options, chosen = plan.options, plan.chosen
+    if options.executor is not None:
+        from .executors import run_on_executor
+
+        results, interrupted = run_on_executor(options.executor, runner, chosen, on_result=listener)
+        return results, interrupted, False
+    if options.isolation is Isolation.PROCESS:
+        from .isolation import run_isolated
+
+        results, interrupted = run_isolated(
+            runner, chosen, concurrency=options.concurrency, on_result=listener
+        )
+        return results, interrupted, False
+    return _in_threads(runner, chosen, options.concurrency, listener)
+
+
+def _report(
+    plan: _Run, runner: CaseRunner, results: list[CaseResult], interrupted: bool
+) -> CheckReport:
+    """The report of the cases that ran, with its steps (and the inputs it guessed)."""
+    lang, options = plan.options.language, plan.options
+    steps = build_steps(
+        lang,
+        has_spec=runner.metric.reward_spec is not None,
+        run_used=runner.run is not None,
+        output_column=options.output_column,
+        cases=results,
+    )
+    report = plan.report_type(
+        steps=steps,
+        cases=results,
+        lang=lang,
+        metric_name=runner.metric.name,
+        reward_spec=runner.metric.reward_spec,
+        interrupted=interrupted,
+        total_cases=len(plan.chosen),
+        elapsed_s=time.perf_counter() - plan.started,
+    )
+    if runner.run is not None:
+        _note_inputs(report, plan.data_notes)
     return report
 
 
@@ -405,7 +449,7 @@ def _in_threads(
                 runner, chosen, concurrency=concurrency, on_result=listener
             )
             return found, interrupted, True
-    found, interrupted = supervise(runner, chosen, concurrency=concurrency, on_result=listener)
+    found, interrupted = run_in_threads(runner, chosen, concurrency=concurrency, on_result=listener)
     return found, interrupted, False
 
 
@@ -440,16 +484,15 @@ def _account(
 
 def _attach(error: BaseException, report: CheckReport) -> None:
     """Keep the partial report on the listener's exception, and say so on it."""
-    with contextlib.suppress(AttributeError, TypeError):  # a type without a __dict__
+    # An exception type that refuses new attributes (no __dict__, a strict __setattr__)
+    # is raised as it is: the listener's own error is what the caller must see.
+    with contextlib.suppress(AttributeError, TypeError):
         error.skynet_report = report  # type: ignore[attr-defined]
-    error.add_note(
-        t(
-            "engine.listener_failed",
-            report.lang,
-            done=len(report.cases),
-            total=report.total_cases,
-        )
+    note = t(
+        "engine.listener_failed", report.lang, done=len(report.cases), total=report.total_cases
     )
+    with contextlib.suppress(AttributeError, TypeError):
+        error.add_note(note)
 
 
 def _tell(on_event: Listener, event: Event, report: CheckReport) -> None:

@@ -1,7 +1,7 @@
 """Running cases on any ``concurrent.futures.Executor``: threads, processes, Dask.
 
 Cases travel in chunks.  Each chunk runs under the same watched workers as a
-local run (``_workers.supervise``), on whichever machine the executor picks, so
+local run (``workers.run_in_threads``), on whichever machine the executor picks, so
 time limits, errors and measurements behave the same everywhere; only
 infrastructure failures (a lost worker, a package missing on the cluster)
 surface here, as :class:`ExecutorError`.
@@ -29,6 +29,7 @@ surface here, as :class:`ExecutorError`.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import hashlib
 import io
@@ -41,21 +42,22 @@ import time
 import types
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from typing import Any
 
 from ..core.dataset import Case
 from ..core.report import CaseResult
+from .driver import TICK, Batch, NotRun, OnResult, drive
 
 TARGET_CHUNK_SECONDS = 0.25
 MAX_CHUNK = 2048
 IN_FLIGHT_PER_WORKER = 2
-TICK = 0.1  # how often the waiting loop wakes (Ctrl-C is seen at least this often)
 _KEEP_RUNNERS = 4
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
-OnResult = Callable[[list[int], list[CaseResult]], None]
+# What a chunk sends back: its results, the seconds it took, and a provider's stop sentence.
+Chunk = tuple[list[CaseResult], float, str | None]
 
 
 class ExecutorError(RuntimeError):
@@ -78,6 +80,16 @@ class ExecutorError(RuntimeError):
             cause = self.__cause__
             lines.append(f"Caused by {type(cause).__name__}: {cause}")
         return lines
+
+
+def _cancels_running_work(executor: Executor) -> bool:
+    """Whether ``cancel()`` on this executor's futures also stops a chunk already running.
+
+    distributed's ClientExecutor never marks its futures running, so ``cancel()``
+    succeeds on a chunk a worker is scoring and its finished cases are lost;
+    concurrent.futures' pools refuse to cancel a running future.
+    """
+    return getattr(executor, "_client", None) is not None
 
 
 def executor_workers(executor: Executor) -> int:
@@ -127,12 +139,21 @@ class ChunkPlanner:
 # --- what runs on the worker ---------------------------------------------------
 
 
-def _run_chunk(runner: Any, cases: Sequence[Case]) -> tuple[list[CaseResult], float]:
-    from .workers import supervise
+def _run_chunk(runner: Any, cases: Sequence[Case]) -> Chunk:
+    from .workers import Threads
 
     started = time.perf_counter()
-    results, _ = supervise(runner, cases, concurrency=1, on_result=None)
-    return results, time.perf_counter() - started
+    threads = Threads(runner, cases, concurrency=1, track_started=False)
+    results, _ = drive(threads, cases, runner, None)
+    return results, time.perf_counter() - started, threads.provider_stop
+
+
+def _in_language(lang: str, runner: Any, cases: Sequence[Case]) -> Chunk:
+    """A chunk on a thread of the pool, in the caller's language (``i18n.language``)."""
+    from ..i18n import language
+
+    with language(lang):
+        return _run_chunk(runner, cases)
 
 
 _runners: OrderedDict[bytes, Any] = OrderedDict()  # per worker process, keyed by digest
@@ -156,18 +177,26 @@ def unpack_runner(key: bytes, blob: bytes) -> Any:
     return runner
 
 
-def _run_packed_chunk(key: bytes, runner_blob: bytes, cases_blob: bytes, run_id: str) -> bytes:
+def _run_packed_chunk(
+    key: bytes, runner_blob: bytes, cases_blob: bytes, run_id: str, settings: dict[str, Any]
+) -> bytes:
     """A chunk sent as bytes: unpacked after ``skynet`` exists, results packed back.
 
     ``run_id`` only makes each submission distinct: Dask would merge equal
     "pure" tasks, and a judge that calls a model must run every time.
+    ``settings`` carry what the caller's process set that this one must hold
+    too: the refusal limit (``configure(refusal_timeout=...)``) and the language.
     """
     from ..core.skynet_import import install_skynet_module
+    from ..i18n import language
+    from ..models.rate_limit import set_refusal_timeout
 
     install_skynet_module()
+    set_refusal_timeout(settings["refusal_timeout"])
     runner = unpack_runner(key, runner_blob)
-    results, seconds = _run_chunk(runner, pickle.loads(cases_blob))
-    return dumps((results, seconds))
+    with language(settings["lang"]):
+        chunk = _run_chunk(runner, pickle.loads(cases_blob))
+    return dumps(chunk)
 
 
 # --- what runs here --------------------------------------------------------------
@@ -249,18 +278,26 @@ class _Dispatch:
     """Submits chunks: objects to a thread pool, bytes to anything else."""
 
     def __init__(self, executor: Executor, runner: Any) -> None:
+        from ..i18n import current_lang
+        from ..models.rate_limit import refusal_timeout
+
         self.executor = executor
         self.in_process = isinstance(executor, ThreadPoolExecutor)
+        # The runner's language (the run's, via execute), told to threads and workers alike.
+        self.lang: str = getattr(runner, "lang", None) or current_lang()
         if self.in_process:
             self.runner = runner
         else:
             self.blob = _pack_runner(runner)
             self.key = hashlib.blake2b(self.blob, digest_size=16).digest()
             self.run_id = uuid.uuid4().hex
+            self.settings = {"refusal_timeout": refusal_timeout(), "lang": self.lang}
 
     def submit(self, chunk: list[Case]) -> Future[Any]:
         if self.in_process:
-            return self.executor.submit(_run_chunk, self.runner, chunk)
+            # In a copy of the caller's context: a pool thread does not inherit it.
+            in_context = contextvars.copy_context().run
+            return self.executor.submit(in_context, _in_language, self.lang, self.runner, chunk)
         try:
             cases_blob = dumps(chunk)
         except Exception as exc:
@@ -274,17 +311,16 @@ class _Dispatch:
             self.blob,
             cases_blob,
             f"{self.run_id}-{chunk[0].index}",
+            self.settings,
         )
 
-    def collect(self, future: Future[Any]) -> tuple[list[CaseResult], float]:
+    def collect(self, future: Future[Any]) -> Chunk:
         value = future.result()
-        finished: tuple[list[CaseResult], float] = value if self.in_process else pickle.loads(value)
+        finished: Chunk = value if self.in_process else pickle.loads(value)
         return finished
 
 
-def _failure(
-    exc: BaseException, chunk: Sequence[Case], finished: list[CaseResult]
-) -> ExecutorError:
+def _failure(exc: BaseException, chunk: Sequence[Case], finished: int) -> ExecutorError:
     kind = type(exc).__name__
     text = str(exc)
     first, last = chunk[0].index, chunk[-1].index
@@ -303,7 +339,7 @@ def _failure(
         hint = "The executor, not the metric, failed; the cause is attached."
     return ExecutorError(
         f"The executor could not run {where} ({kind}: {text}). {hint} "
-        f"{len(finished)} case(s) had finished.",
+        f"{finished} case(s) had finished.",
         cases=[case.index for case in chunk],
     )
 
@@ -325,78 +361,98 @@ def run_on_executor(
     """
     if not isinstance(executor, Executor) and callable(getattr(executor, "get_executor", None)):
         executor = executor.get_executor()  # a Dask Client given for its executor
-    total = len(cases)
-    if total == 0:
+    if not cases:
         return [], False
-    slots = workers or executor_workers(executor)
-    dispatch = _Dispatch(executor, runner)
-    planner = ChunkPlanner(slots)
-    pending: dict[Future[Any], list[Case]] = {}
-    results: list[CaseResult] = []
-    interrupted = False
-    listener_error: BaseException | None = None
-    position = 0
+    backend = OnExecutor(executor, runner, cases, workers or executor_workers(executor))
+    return drive(backend, cases, runner, on_result)
 
-    def tell(started: list[int], finished: list[CaseResult]) -> None:
-        # A listener that raises stops new chunks; the running ones finish.
-        nonlocal listener_error, on_result
-        if on_result is None:
-            return
+
+class OnExecutor:
+    """The driver's backend on a ``concurrent.futures.Executor`` (``driver.Backend``)."""
+
+    def __init__(self, executor: Executor, runner: Any, cases: Sequence[Case], slots: int) -> None:
+        self.dispatch = _Dispatch(executor, runner)
+        self.planner = ChunkPlanner(slots)
+        self.cases = cases
+        self.in_flight = slots * IN_FLIGHT_PER_WORKER
+        self.pending: dict[Future[Any], list[Case]] = {}
+        self.position = 0  # the cases before it were submitted
+        self.cancelled: list[Case] = []  # submitted, then cancelled before they started
+        self.stopped = False
+        self.provider_stop: str | None = None
+        self.collected = 0  # results handed over: the figure an ExecutorError gives
+
+    def start(self) -> None:
+        """Nothing to start: the executor's workers are its own (chunks go in ``collect``)."""
+
+    def collect(self) -> Batch:
+        started = self._submit()
+        if started:  # said at once: a listener that fails now cancels these chunks
+            return Batch(started=started)
+        if not self.pending:
+            return Batch(over=True)
+        done, _ = wait(list(self.pending), timeout=TICK, return_when=FIRST_COMPLETED)
+        finished: list[CaseResult] = []
+        for future in done:
+            finished += self._chunk_done(future)
+        return Batch(finished=finished, over=self._over())
+
+    def _over(self) -> bool:
+        return not self.pending and (self.stopped or self.position >= len(self.cases))
+
+    def _submit(self) -> list[int]:
+        """Submit chunks while the workers have room: the indices of the cases sent."""
+        started: list[int] = []
+        total = len(self.cases)
+        while not self.stopped and self.position < total and len(self.pending) < self.in_flight:
+            size = self.planner.next_size(total - self.position)
+            chunk = list(self.cases[self.position : self.position + size])
+            self.pending[self.dispatch.submit(chunk)] = chunk
+            self.position += size
+            started += [case.index for case in chunk]
+        return started
+
+    def _chunk_done(self, future: Future[Any]) -> list[CaseResult]:
+        chunk = self.pending.pop(future)
         try:
-            on_result(started, finished)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            listener_error = exc
-            on_result = None
-            for future in list(pending):
-                if future.cancel():  # not started yet: never will
-                    del pending[future]
+            results, seconds, provider_stop = self.dispatch.collect(future)
+        except Exception as exc:
+            raise _failure(exc, chunk, self.collected) from exc
+        self.planner.observe(len(chunk), seconds)
+        self.collected += len(results)
+        if provider_stop is not None and self.provider_stop is None:
+            self.provider_stop = provider_stop  # the driver stops the run
+        return results
 
-    try:
-        while position < total or pending:
-            while (
-                listener_error is None
-                and position < total
-                and len(pending) < slots * IN_FLIGHT_PER_WORKER
-            ):
-                size = planner.next_size(total - position)
-                chunk = list(cases[position : position + size])
-                pending[dispatch.submit(chunk)] = chunk
-                position += size
-                tell([case.index for case in chunk], [])
-            if listener_error is not None and not pending:
-                break
-            done, _ = wait(list(pending), timeout=TICK, return_when=FIRST_COMPLETED)
-            for future in done:
-                chunk = pending.pop(future)
-                try:
-                    chunk_results, seconds = dispatch.collect(future)
-                except Exception as exc:
-                    raise _failure(exc, chunk, results) from exc
-                planner.observe(len(chunk), seconds)
-                results.extend(chunk_results)
-                tell([], chunk_results)
-    except KeyboardInterrupt:
-        interrupted = True
-        results.extend(_salvage(dispatch, pending))
-    finally:
-        for future in pending:
+    def stop_starting(self) -> None:
+        self.stopped = True
+        if _cancels_running_work(self.dispatch.executor):
+            return  # the chunks sent finish, as the cases in flight do on every backend
+        for future in list(self.pending):
+            if future.cancel():  # not started yet: never will
+                self.cancelled += self.pending.pop(future)
+
+    def cancel(self) -> list[CaseResult]:
+        """Results of chunks that finished while we were interrupted."""
+        kept: list[CaseResult] = []
+        for future in list(self.pending):
+            if future.done() and not future.cancelled() and future.exception() is None:
+                kept.extend(self.dispatch.collect(future)[0])
+                del self.pending[future]
+        return kept
+
+    def left_over(self) -> list[Case]:
+        return self.cancelled + list(self.cases[self.position :])
+
+    def not_run(self, provider: NotRun | None) -> NotRun | None:
+        return provider
+
+    def in_order(self) -> bool:
+        return False  # chunks finish in any order
+
+    def finish(self, results: list[CaseResult]) -> None:
+        """Nothing to add: each chunk finished its own results where it ran."""
+
+    def close(self) -> None:
+        for future in self.pending:
             future.cancel()
-    order = {case.index: position for position, case in enumerate(cases)}
-    results.sort(key=lambda r: order[r.index])
-    if listener_error is not None:
-        from .workers import StoppedByListener
-
-        raise StoppedByListener(listener_error, results, interrupted) from listener_error
-    return results, interrupted
-
-
-def _salvage(dispatch: _Dispatch, pending: dict[Future[Any], list[Case]]) -> list[CaseResult]:
-    """Results of chunks that finished while we were interrupted."""
-    kept: list[CaseResult] = []
-    for future in list(pending):
-        if future.done() and not future.cancelled() and future.exception() is None:
-            kept.extend(dispatch.collect(future)[0])
-            del pending[future]
-    return kept

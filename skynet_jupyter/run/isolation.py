@@ -57,9 +57,10 @@ from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import Case
 from ..core.report import CaseResult
 from ..i18n import t
+from .driver import TICK, Batch, NotRun, OnResult, drive, failing_step, not_run_result
 from .forks import ForkGuard
 from .one_case import CaseRunner, exception_line
-from .workers import TICK, OnResult, StoppedByListener, not_run_result, timeout_result
+from .workers import timeout_result
 
 _HEADER = struct.Struct("!Q")
 # Doubles per slot on the shared page: the phase deadline, its step (0 run, 1 metric), and
@@ -146,24 +147,46 @@ def _child_main() -> None:
     page_path, slot = sys.argv[1], int(sys.argv[2])
     end_with_parent(int(sys.argv[3]))  # a killed kernel or skynet-check leaves nothing running
     commands = os.fdopen(os.dup(0), "rb", buffering=0)
-    replies = os.fdopen(os.dup(1), "wb", buffering=0)
+    replies = _Replies(os.fdopen(os.dup(1), "wb", buffering=0))
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # input() must not read the protocol
     os.dup2(2, 1)  # print, from Python or C, goes to stderr
-
-    writing = threading.Lock()  # a thread the case started may tell the run to stop
-
-    def reply(kind: str, value: Any) -> None:
-        message = _pack((kind, value))
-        with writing:
-            _write_message(replies, message)
 
     first = _read_message(commands)
     if first is None:
         return
     try:
+        worker = _WorkerCases(first, page_path, slot, replies)
+    except BaseException as exc:
+        replies.send("broken", exception_line(exc))
+        return
+    replies.send("ready", None)
+    worker.serve(commands)
+
+
+class _Replies:
+    """The worker's answers to the parent; a thread the case started may send one too
+    (a provider refused everything: "stop"), hence the lock."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.writing = threading.Lock()
+
+    def send(self, kind: str, value: Any) -> None:
+        self.write(_pack((kind, value)))
+
+    def write(self, message: bytes) -> None:
+        with self.writing:
+            _write_message(self.stream, message)
+
+
+class _WorkerCases:
+    """In the worker: the runner read from the parent's first message, and its cases."""
+
+    def __init__(self, first: bytes, page_path: str, slot: int, replies: _Replies) -> None:
         path, key, blob, settings = pickle.loads(first)
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
         from ..core.skynet_import import install_skynet_module
+        from ..i18n import language
         from ..models.case_context import current_case
         from ..models.llm import warm_up
         from ..models.rate_limit import set_refusal_timeout
@@ -171,45 +194,51 @@ def _child_main() -> None:
 
         set_refusal_timeout(settings["refusal_timeout"])  # what configure() set in the parent
         install_skynet_module()  # before the runner: metric code may import skynet
-        runner = unpack_runner(key, blob)
+        self.runner = runner = unpack_runner(key, blob)
+        # The run's language, told by the parent (a context does not cross processes),
+        # for the life of this process.
+        language(runner.lang).__enter__()
         warm_up(runner.models.task_model, runner.models.judge_model)
         with open(page_path, "r+b") as page_file:
             page = mmap.mmap(page_file.fileno(), 0)
         cells = memoryview(page).cast("d")
-        watch = _PageWatch(cells, slot)
-        forks = ForkGuard(cells, slot * _CELL + 2, watch)
-        ctx = runner.context()
+        self.watch = _PageWatch(cells, slot)
+        self.forks = ForkGuard(cells, slot * _CELL + 2, self.watch)
+        self.ctx = runner.context()
         # A provider refused every request: the parent starts no further case (as threads do).
-        ctx.stop_run = lambda reason: reply("stop", reason)
-        current_case.set(ctx)
-    except BaseException as exc:
-        reply("broken", exception_line(exc))
-        return
-    reply("ready", None)
-    score_case = runner.score_case
-    while True:
-        data = _read_message(commands)
-        if data is None:
-            return
-        try:
-            case = pickle.loads(data)
-        except BaseException as exc:  # a class this process cannot import
-            reply("unreadable", exception_line(exc))
-            continue
+        self.ctx.stop_run = lambda reason: replies.send("stop", reason)
+        current_case.set(self.ctx)
+        self.replies = replies
+
+    def serve(self, commands: IO[bytes]) -> None:
+        """Score each case the parent sends, until its end of the pipe."""
+        replies = self.replies
+        while True:
+            data = _read_message(commands)
+            if data is None:
+                return
+            try:
+                case = pickle.loads(data)
+            except BaseException as exc:  # a class this process cannot import
+                replies.send("unreadable", exception_line(exc))
+                continue
+            replies.write(self._scored(case))
+
+    def _scored(self, case: Case) -> bytes:
+        """The result message of one case (never raises)."""
+        runner, forks, watch = self.runner, self.forks, self.watch
         forks.start()
-        result = score_case(case, ctx, watch)  # never raises
+        result = runner.score_case(case, self.ctx, watch)  # never raises
         forks.stop_if_copy()  # a copy made by os.fork in the case ends here
         watch.deadline = math.inf
         result = forks.checked(result, runner.lang)
         try:
-            payload = _pack(("result", result))
+            return _pack(("result", result))
         except BaseException as exc:
             failed = CaseResult(case.index, case.input, case.expected)
-            failed.failed_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
+            failed.failed_step = failing_step(runner)
             failed.error = t("case.result_unsendable", runner.lang, error=exception_line(exc))
-            payload = _pack(("result", failed))
-        with writing:
-            _write_message(replies, payload)
+            return _pack(("result", failed))
 
 
 # --- the parent ------------------------------------------------------------------------
@@ -446,147 +475,158 @@ def run_isolated(
     """Run ``cases`` in ``concurrency`` worker processes; (results in case order, interrupted)."""
     if not cases:
         return [], False
-    pool = _Pool(runner, max(1, min(concurrency, len(cases))))
-    todo = deque(cases)
-    results: list[CaseResult] = []
-    started: list[int] = []
-    fresh: list[CaseResult] = []
-    interrupted = False
-    listener_error: BaseException | None = None
-    broken: str | None = None  # a worker could not even load the runner: nothing will run
+    return drive(Processes(runner, cases, concurrency), cases, runner, on_result)
 
-    def stopping() -> bool:  # no further case starts: a broken worker, a listener, a provider
-        return broken is not None or listener_error is not None or pool.provider_stop is not None
 
-    try:
-        for slot in pool.slots:
-            pool.start(slot)
-        while True:
-            stop = stopping()
-            if not stop:
-                for slot in pool.slots:
-                    while slot.ready and slot.case is None and todo:
-                        case = todo.popleft()
-                        try:
-                            payload = _pack(case)
-                        except Exception as exc:  # a lock or an open file in the case
-                            fresh.append(_unsendable_case(runner, case, exc))
-                            continue
-                        pool.send_case(slot, case, payload)
-                        started.append(case.index)
-            busy = [slot for slot in pool.slots if slot.case is not None]
-            if not busy and (stop or not todo):
-                break
-            if stop or not todo:
-                for slot in pool.slots:
-                    if slot.case is None:
-                        pool.retire(slot)
-            for item in pool.poll(TICK):
-                broken = _receive(pool, runner, item, fresh, todo, broken)
-            now = time.perf_counter()
+class Processes:
+    """The driver's backend on worker processes, one per slot (``driver.Backend``)."""
+
+    def __init__(self, runner: CaseRunner, cases: Sequence[Case], concurrency: int) -> None:
+        self.runner = runner
+        self.pool = _Pool(runner, max(1, min(concurrency, len(cases))))
+        self.todo = deque(cases)
+        self.started: list[int] = []
+        self.fresh: list[CaseResult] = []
+        self.stopped = False  # the listener failed: no further case starts
+        self.broken: str | None = None  # a worker could not even load the runner
+
+    def start(self) -> None:
+        for slot in self.pool.slots:  # (close() stops those started if this fails)
+            self.pool.start(slot)
+
+    @property
+    def provider_stop(self) -> str | None:
+        return self.pool.provider_stop
+
+    def stopping(self) -> bool:
+        """No further case starts: a broken worker, a listener, a provider."""
+        return self.stopped or self.broken is not None or self.pool.provider_stop is not None
+
+    def collect(self) -> Batch:
+        pool = self.pool
+        stop = self.stopping()
+        if not stop:
+            self._send_cases()
+        if not any(slot.case is not None for slot in pool.slots) and (stop or not self.todo):
+            return self._batch(over=True)
+        if stop or not self.todo:
             for slot in pool.slots:
-                step = pool.late(slot, now)
-                if step is None:
-                    continue
-                late_case = slot.case
-                assert late_case is not None
-                pool.kill(slot)
-                fresh.append(timeout_result(runner, late_case, step, blocked=False))
-                if todo and not stopping():
-                    pool.start(slot)
-            if fresh or started:
-                sent, done = started, fresh
-                started, fresh = [], []
-                results.extend(done)
-                if on_result is not None:
-                    try:
-                        on_result(sent, done)
-                    except KeyboardInterrupt:
-                        raise
-                    except BaseException as exc:
-                        listener_error = exc
-                        on_result = None
-    except KeyboardInterrupt:
-        interrupted = True
-        results.extend(fresh)
+                if slot.case is None:
+                    pool.retire(slot)
+        for item in pool.poll(TICK):
+            self._receive(item)
+        self._time_out(time.perf_counter())
+        return self._batch(over=False)
+
+    def _batch(self, over: bool) -> Batch:
+        batch = Batch(self.started, self.fresh, over)
+        self.started, self.fresh = [], []
+        return batch
+
+    def _send_cases(self) -> None:
+        pool, todo = self.pool, self.todo
         for slot in pool.slots:
-            if slot.case is not None:
-                pool.kill(slot)
-    finally:
-        pool.close()
-    if broken is not None and not interrupted:
-        reason = t("case.process_broken", runner.lang, error=broken)
-        step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
-        results.extend(not_run_result(case, step, reason) for case in todo)
-    elif pool.provider_stop is not None and not interrupted:
-        step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
-        reason, hint = pool.provider_stop, "hint.provider_refused"
-        results.extend(not_run_result(case, step, reason, hint) for case in todo)
-    order = {case.index: position for position, case in enumerate(cases)}
-    results.sort(key=lambda r: order[r.index])
-    if listener_error is not None:
-        raise StoppedByListener(listener_error, results, interrupted) from listener_error
-    return results, interrupted
+            while slot.ready and slot.case is None and todo:
+                case = todo.popleft()
+                try:
+                    payload = _pack(case)
+                except Exception as exc:  # a lock or an open file in the case
+                    self.fresh.append(_unsendable_case(self.runner, case, exc))
+                    continue
+                pool.send_case(slot, case, payload)
+                self.started.append(case.index)
 
+    def _time_out(self, now: float) -> None:
+        """Kill the workers whose case is past its limit; a new one takes the slot."""
+        pool = self.pool
+        for slot in pool.slots:
+            step = pool.late(slot, now)
+            if step is None:
+                continue
+            late_case = slot.case
+            assert late_case is not None
+            pool.kill(slot)
+            self.fresh.append(timeout_result(self.runner, late_case, step, blocked=False))
+            if self.todo and not self.stopping():
+                pool.start(slot)
 
-def _receive(
-    pool: _Pool,
-    runner: CaseRunner,
-    item: tuple[int, int, bytes | None],
-    fresh: list[CaseResult],
-    todo: deque[Case],
-    broken: str | None,
-) -> str | None:
-    """Handle one message (or the end of a worker's output); the new ``broken``."""
-    number, generation, data = item
-    slot = pool.slots[number]
-    if generation != slot.generation:  # from a process already killed
-        return broken
-    if data is None:  # the process ended
+    def _receive(self, item: tuple[int, int, bytes | None]) -> None:
+        """Handle one message, or the end of a worker's output."""
+        number, generation, data = item
+        slot = self.pool.slots[number]
+        if generation != slot.generation:  # from a process already killed
+            return
+        if data is None:
+            self._ended(slot)
+            return
+        kind, value = pickle.loads(data)
+        if kind == "ready":
+            slot.ready = True
+        elif kind == "broken":
+            self.broken = self.broken or value
+        elif kind == "stop":
+            self.pool.provider_stop = self.pool.provider_stop or value
+        elif kind in ("unreadable", "result"):
+            self._finished(slot, kind, value)
+
+    def _finished(self, slot: _Slot, kind: str, value: Any) -> None:
+        case, slot.case = slot.case, None
+        if case is None:
+            return
+        if kind == "unreadable":
+            self.fresh.append(_unsendable_case(self.runner, case, value))
+        else:
+            value.input, value.expected = case.input, case.expected  # the caller's own
+            self.fresh.append(value)
+
+    def _ended(self, slot: _Slot) -> None:
+        """The worker process ended: its case fails; a worker that died starting breaks the run."""
+        pool = self.pool
         process = slot.process
         code = None
         if process is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = process.wait(_EXIT_WAIT)
-        case = slot.case
-        was_ready = slot.ready
-        step = pool.step_of(slot)
+        case, was_ready, step = slot.case, slot.ready, pool.step_of(slot)
         pool.kill(slot)
         if case is not None:
-            failed = not_run_result(
-                case,
-                RUN_FUNCTION if step == RUN_FUNCTION else METRIC_RETURN_VALUE,
-                t("case.process_died", runner.lang, code=code),
-            )
-            fresh.append(failed)
-        elif not was_ready and broken is None:
-            return f"exit code {code}"  # it died while starting: every restart would too
-        if todo and broken is None and pool.provider_stop is None:
+            died = t("case.process_died", self.runner.lang, code=code)
+            failed_at = RUN_FUNCTION if step == RUN_FUNCTION else METRIC_RETURN_VALUE
+            self.fresh.append(not_run_result(case, failed_at, died))
+        elif not was_ready and self.broken is None:
+            self.broken = f"exit code {code}"  # it died while starting: every restart would too
+        if self.todo and self.broken is None and pool.provider_stop is None:
             pool.start(slot)
-        return broken
-    kind, value = pickle.loads(data)
-    if kind == "ready":
-        slot.ready = True
-    elif kind == "broken":
-        return broken or value
-    elif kind == "stop":
-        pool.provider_stop = pool.provider_stop or value
-    elif kind == "unreadable":
-        case = slot.case
-        slot.case = None
-        if case is not None:
-            fresh.append(_unsendable_case(runner, case, value))
-    elif kind == "result":
-        case = slot.case
-        slot.case = None
-        if case is not None:
-            value.input, value.expected = case.input, case.expected  # the caller's own
-            fresh.append(value)
-    return broken
+
+    def stop_starting(self) -> None:
+        self.stopped = True
+
+    def cancel(self) -> list[CaseResult]:
+        for slot in self.pool.slots:
+            if slot.case is not None:
+                self.pool.kill(slot)
+        return self._batch(over=True).finished
+
+    def left_over(self) -> list[Case]:
+        return list(self.todo)
+
+    def not_run(self, provider: NotRun | None) -> NotRun | None:
+        if self.broken is not None:
+            reason = t("case.process_broken", self.runner.lang, error=self.broken)
+            return NotRun(failing_step(self.runner), reason)
+        return provider
+
+    def in_order(self) -> bool:
+        return False  # the slots finish in any order
+
+    def finish(self, results: list[CaseResult]) -> None:
+        """Nothing to add: a worker names a forked case itself (``forks.ForkGuard``)."""
+
+    def close(self) -> None:
+        self.pool.close()
 
 
 def _unsendable_case(runner: CaseRunner, case: Case, exc: BaseException | str) -> CaseResult:
-    step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
     error = exc if isinstance(exc, str) else exception_line(exc)
     reason = t("case.input_not_copyable", runner.lang, error=error)
-    return not_run_result(case, step, reason)
+    return not_run_result(case, failing_step(runner), reason)

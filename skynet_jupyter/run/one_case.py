@@ -27,14 +27,16 @@ from ..core.contract import (
 )
 from ..core.dataset import NO_OUTPUT, Case, DataError
 from ..core.metric import Metric
+from ..core.model_settings import ModelSettings
+from ..core.observation import Observation
 from ..core.options import Limits
 from ..core.report import CaseResult, scored_result
 from ..core.tracebacks import user_traceback
 from ..i18n import t
 from ..models.call_cache import CallCache
-from ..models.case_context import METRIC, NOT_MEASURED, RUN, CaseContext, Observation, Usage
+from ..models.case_context import METRIC, NOT_MEASURED, RUN, CaseContext, Usage
 from ..models.case_context import current_case as _current
-from ..models.settings import ModelNotConfigured, ModelSettings
+from ..models.settings import ModelNotConfigured
 
 # Where a case's pipeline was when something broke (the case's failure names it).
 _RUN, _COPY_INPUT, _COPY_EXPECTED, _COPY_OUTPUT, _CALL, _CHECK, _RESULT = range(7)
@@ -66,6 +68,52 @@ def copy_value(value: Any) -> Any:
                 return deepcopy(value)
         return value.copy()
     return value if kind in _ATOMIC else deepcopy(value)
+
+
+class _BrokeAt(Exception):
+    """A copy for the metric failed: ``stage`` says which; the cause is what it raised."""
+
+    def __init__(self, stage: int) -> None:
+        super().__init__(stage)
+        self.stage = stage
+
+
+def _metric_copies(case: Case, output: Any) -> tuple[Any, Any, Any]:
+    """Copies of the input, the expected and the output the metric may change freely.
+
+    ``copy_value`` written out for a dict (a call per copy was 6 % of a trivial
+    case; one call for the three is half the cost of a C-level test per copy):
+    shallow when every value is an immutable scalar, else deep.  A copy that
+    fails raises :class:`_BrokeAt` naming it.
+    """
+    stage = _COPY_INPUT
+    try:
+        case_input = case.input
+        if type(case_input) is dict:
+            for item in case_input.values():
+                if type(item) not in _ATOMIC:
+                    case_input = deepcopy(case_input)
+                    break
+            else:
+                case_input = case_input.copy()
+        else:
+            case_input = copy_value(case_input)
+        stage = _COPY_EXPECTED
+        expected = case.expected
+        if type(expected) is dict:
+            for item in expected.values():
+                if type(item) not in _ATOMIC:
+                    expected = deepcopy(expected)
+                    break
+            else:
+                expected = expected.copy()
+        elif expected is not None:
+            expected = copy_value(expected)
+        stage = _COPY_OUTPUT
+        given = output if type(output) in _ATOMIC else copy_value(output)
+    except BaseException as exc:
+        raise _BrokeAt(stage) from exc
+    return case_input, expected, given
 
 
 @dataclass(slots=True)
@@ -103,7 +151,9 @@ class CaseRunner:
         It never raises: whatever goes wrong in one case's pipeline (copying,
         running, calling, validating, building the result) becomes that case's
         failure, naming what broke.  (A ``try`` costs nothing in 3.11 until it
-        catches; ``stage`` is one local store per step.)
+        catches; ``stage`` is one local store per step.)  One function on
+        purpose: a call per part was a few % of a trivial case; what is rare
+        (a failure, an unusual return) is in helpers.
         """
         output = case.output
         seen = case.measured
@@ -125,88 +175,50 @@ class CaseRunner:
                     return failure
             elif seen is not None:
                 ctx.observation = seen
-            stage = _COPY_INPUT
+            stage = _COPY_INPUT  # _metric_copies says which copy failed (_BrokeAt)
             ctx.phase = METRIC
             metric = self.metric
             # The metric gets copies (a metric that mutates its input loses nothing).
-            # copy_value, inline for a dict (a call per copy was 6 % of a trivial case):
-            # shallow when every value is an immutable scalar, else deep.
-            case_input = case.input
-            if type(case_input) is dict:
-                for item in case_input.values():
-                    if type(item) not in _ATOMIC:
-                        case_input = deepcopy(case_input)
-                        break
-                else:
-                    case_input = case_input.copy()
-            else:
-                case_input = copy_value(case_input)
-            stage = _COPY_EXPECTED
-            expected = case.expected
-            if type(expected) is dict:
-                for item in expected.values():
-                    if type(item) not in _ATOMIC:
-                        expected = deepcopy(expected)
-                        break
-                else:
-                    expected = expected.copy()
-            elif expected is not None:
-                expected = copy_value(expected)
-            stage = _COPY_OUTPUT
-            given = output if type(output) in _ATOMIC else copy_value(output)
+            case_input, expected, given = _metric_copies(case, output)
             stage = _CALL
             started = time.perf_counter()
             watch.deadline = started + self.limits.metric
             watch.step = METRIC_TIME_LIMIT
-            problem: str | None
-            trace: str | None
             try:
-                if metric.arity == 3:
-                    value = metric.score(case_input, given, expected)
-                else:
-                    value = metric.score(case_input, given)
-            except ModelNotConfigured as exc:
-                return self._no_model(case, output, seen, ctx, METRIC_RETURN_VALUE, exc)
-            except BaseException as exc:
-                given_parts = {"input": case_input, "expected": expected}
-                problem = _metric_raised(exc, metric, self.lang, given_parts)
-                trace = _user_traceback(exc)
-                # reward() refusing its arguments: the fix is the call, not catching it
-                refused = "hint.reward_call" if isinstance(exc, ContractError) else None
-            else:
-                problem = trace = refused = None
-            metric_ms = (time.perf_counter() - started) * 1000.0
-            if problem is None:
-                stage = _CHECK
-                # The usual return, (float, {"feedback": str}) without named scores, is
-                # read here as validate_return's own fast path reads it (the same
-                # checks: tests/run/test_usual_return.py); anything else goes there.
-                if (
-                    type(value) is tuple
-                    and len(value) == 2
-                    and type(score := value[0]) is float
-                    and score - score == 0.0  # finite: NaN and infinities give NaN here
-                    and type(info := value[1]) is dict
-                    and type(feedback := info.get("feedback")) is str
-                    and "scores" not in info
-                ):
-                    named: dict[str, float] = {}
-                else:
-                    try:
-                        score, info = validate_return(value)
-                    except ContractError as broken:
-                        problem = broken.message(self.lang)
-                    else:
-                        stage = _RESULT
-                        scores = info.get("scores")
-                        named = {name: float(v) for name, v in scores.items()} if scores else {}
-                        feedback = info["feedback"]
-            if problem is not None:  # it raised, or returned what the contract refuses
-                failed = self._failed(
-                    case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
+                value = (
+                    metric.score(case_input, given, expected)
+                    if metric.arity == 3
+                    else metric.score(case_input, given)
                 )
-                failed.hint_id = refused
-                return failed
+            except BaseException as exc:
+                parts = {"input": case_input, "expected": expected}
+                return self._metric_raised(case, output, seen, ctx, exc, parts, started)
+            metric_ms = (time.perf_counter() - started) * 1000.0
+            stage = _CHECK
+            # The usual return, (float, {"feedback": str}) without named scores, is
+            # read here as validate_return's own fast path reads it (the same
+            # checks: tests/run/test_usual_return.py); anything else goes there.
+            if (
+                type(value) is tuple
+                and len(value) == 2
+                and type(score := value[0]) is float
+                and score - score == 0.0  # finite: NaN and infinities give NaN here
+                and type(info := value[1]) is dict
+                and type(feedback := info.get("feedback")) is str
+                and "scores" not in info
+            ):
+                named: dict[str, float] = {}
+            else:
+                read = self._read_return(value)
+                if isinstance(read, str):  # what the contract refuses in it
+                    return self._failed(
+                        case, output, seen, ctx, METRIC_RETURN_VALUE, read, None, metric_ms
+                    )
+                score, info = read
+                stage = _RESULT
+                scores = info.get("scores")
+                named = {name: float(v) for name, v in scores.items()} if scores else {}
+                feedback = info["feedback"]
             stage = _RESULT
             result = scored_result(
                 case.index,
@@ -228,6 +240,36 @@ class CaseRunner:
         except BaseException as exc:
             return self._broken(case, output, seen, ctx, stage, exc)
 
+    def _read_return(self, value: Any) -> tuple[float, dict[str, Any]] | str:
+        """An unusual return, read by the contract: (score, info), or why it is refused."""
+        try:
+            return validate_return(value)
+        except ContractError as broken:
+            return broken.message(self.lang)
+
+    def _metric_raised(
+        self,
+        case: Case,
+        output: Any,
+        seen: Observation | None,
+        ctx: CaseContext,
+        exc: BaseException,
+        given: dict[str, Any],
+        started: float,
+    ) -> CaseResult:
+        """The failed result of a metric that raised (``given``: its input and expected)."""
+        if isinstance(exc, ModelNotConfigured):
+            return self._no_model(case, output, seen, ctx, METRIC_RETURN_VALUE, exc)
+        problem = _metric_raised(exc, self.metric, self.lang, given)
+        trace = _user_traceback(exc)
+        metric_ms = (time.perf_counter() - started) * 1000.0
+        failed = self._failed(
+            case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
+        )
+        # reward() refusing its arguments: the fix is the call, not catching it
+        failed.hint_id = "hint.reward_call" if isinstance(exc, ContractError) else None
+        return failed
+
     def _broken(
         self,
         case: Case,
@@ -238,6 +280,8 @@ class CaseRunner:
         exc: BaseException,
     ) -> CaseResult:
         """The failed result of a case whose pipeline broke outside the user's calls."""
+        if isinstance(exc, _BrokeAt) and exc.__cause__ is not None:  # a copy for the metric
+            stage, exc = exc.stage, exc.__cause__
         step, error = _stage_failure(stage, exc, case.output is NO_OUTPUT, self.lang)
         if output is NO_OUTPUT:
             output = None

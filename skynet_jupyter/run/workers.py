@@ -17,47 +17,29 @@ engine says so once): one hung metric never fails the checks of others.
 
 from __future__ import annotations
 
+import contextvars
 import ctypes
 import math
 import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
+from ..core.contract import METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import NO_OUTPUT, Case
 from ..core.report import CaseResult
 from ..core.skynet_import import install_skynet_module
 from ..i18n import t
 from ..models.case_context import current_case as _current
+from .driver import TICK, Batch, NotRun, OnResult, drive
 from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
 from .one_case import Abandoned, CaseRunner, Deadline, stops_the_run
 
 _NEVER = math.inf
-TICK = 0.1  # how often the watcher wakes: bounds event latency and timeout slack
 MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
 _GRACE = 0.25  # how long a stopped worker gets to leave Python code before it counts as blocked
 _POLL = 0.005
-
-OnResult = Callable[[list[int], list[CaseResult]], None]
-
-
-class StoppedByListener(Exception):
-    """The ``on_result`` listener raised: the run stopped; ``results`` are the finished cases.
-
-    ``error`` is what the listener raised (also the ``__cause__``); ``interrupted``
-    is True when Ctrl-C came while the calls in flight were finishing.
-    """
-
-    def __init__(
-        self, error: BaseException, results: list[CaseResult], interrupted: bool = False
-    ) -> None:
-        super().__init__(f"the event listener raised {type(error).__name__}")
-        self.error = error
-        self.results = results
-        self.interrupted = interrupted
-
 
 # --- threads left behind in C calls (process-wide) -----------------------------------
 
@@ -80,13 +62,14 @@ def threads_exhausted() -> bool:
 _said_processes_instead = False  # the switch to processes is said once per process
 
 
-def processes_instead(lang: str) -> str | None:
-    """The one sentence saying that checks now run in processes; None once said."""
+def processes_instead() -> str | None:
+    """The one sentence saying that checks now run in processes (in the run's language,
+    ``i18n.language``); None once said."""
     global _said_processes_instead
     if _said_processes_instead:
         return None
     _said_processes_instead = True
-    return t("case.processes_instead", lang, count=blocked_threads())
+    return t("case.processes_instead", count=blocked_threads())
 
 
 def _left_behind(thread: threading.Thread) -> None:
@@ -98,7 +81,9 @@ def _left_behind(thread: threading.Thread) -> None:
     abandon_calls(thread.ident)  # a request it hangs in gives its place at the provider back
 
 
-def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:
+# One function on purpose (C901): once the first exception is sent, no Python function may
+# be entered until the flag is cleared (see below), so its parts cannot be helpers.
+def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:  # noqa: C901
     """Stop each worker that runs Python code; the ones still blocked (in C) after a grace.
 
     An asynchronous exception stops a runaway Python loop, but a thread in a C
@@ -260,7 +245,11 @@ class _Job:
             self.refused = t("case.not_run_blocked", self.runner.lang, count=blocked)
             return None
         watch = _Watch()
-        thread = threading.Thread(target=self.work, args=(watch,), name="skynet-case", daemon=True)
+        # In a copy of the caller's context: the run's language (``i18n.language``) holds there.
+        in_context = contextvars.copy_context().run
+        thread = threading.Thread(
+            target=in_context, args=(self.work, watch), name="skynet-case", daemon=True
+        )
         watch.thread = thread
         with self.lock:
             self.alive += 1
@@ -314,17 +303,7 @@ def timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> 
     return result
 
 
-def not_run_result(case: Case, step: str, reason: str, hint_id: str | None = None) -> CaseResult:
-    """The result of a case that was never started, saying why (``hint_id``: its own fix)."""
-    result = CaseResult(case.index, case.input, case.expected, failed_step=step, error=reason)
-    if hint_id is not None:  # not the step's fix: this case's code never ran
-        result.hint_id = hint_id
-    if case.output is not NO_OUTPUT:
-        result.output = case.output
-    return result
-
-
-def supervise(
+def run_in_threads(
     runner: CaseRunner,
     cases: Sequence[Case],
     *,
@@ -337,82 +316,99 @@ def supervise(
     ``on_result``, fails a case past its limit (and replaces its worker), and
     turns Ctrl-C into a stop that keeps what finished.  If ``on_result``
     raises, no new case starts, the cases in flight finish (or time out), and
-    :class:`StoppedByListener` carries the results.
+    :class:`StoppedByListener` carries the results (the loop: ``driver.drive``).
     """
-    install_skynet_module()
+    threads = Threads(runner, cases, concurrency, track_started=on_result is not None)
+    return drive(threads, cases, runner, on_result)
+
+
+def _warm_up_models(runner: CaseRunner) -> None:
     models = (runner.models.task_model, runner.models.judge_model)
     if any(model is not None for model in models):  # no model: the llm client is not needed
         from ..models.llm import warm_up
 
         # A litellm model's first call imports litellm (seconds): do it before timing.
         warm_up(*models)
-    job = _Job(runner, cases, track_started=on_result is not None)
-    finished = job.finished
-    timed_out = job.timed_out
-    watches: list[_Watch] = []
-    seen = 0
-    interrupted = False
-    listener_error: BaseException | None = None
-    refused_step = METRIC_TIME_LIMIT
-    kept = 0
-    try:
-        slots = max(1, min(concurrency, len(cases)))
+
+
+class Threads:
+    """The driver's backend on watched worker threads (``driver.Backend``)."""
+
+    def __init__(
+        self, runner: CaseRunner, cases: Sequence[Case], concurrency: int, track_started: bool
+    ) -> None:
+        install_skynet_module()
+        self.runner = runner
+        self.job = _Job(runner, cases, track_started=track_started)
+        self.watches: list[_Watch] = []
+        self.seen = 0  # how many of the job's finished results were collected
+        self.refused_step = METRIC_TIME_LIMIT  # the step of a case whose worker was not replaced
         # One worker first, the others once cases are seen to wait (_Ramp).
-        ramp = _Ramp(slots)
-        ramp.grow(job, watches)
-        while watches:
-            done = job.all_done.wait(ramp.interval() if ramp.open else TICK)
-            if ramp.open and watches[0].case is not None and ramp.cases_wait(watches[0].case):
-                ramp.grow(job, watches)  # (a worker between cases, or done, waits for nothing)
-            count = len(finished)
-            fresh = finished[seen:count]
-            seen = count
-            if timed_out:
-                fresh = [r for r in fresh if r.index not in timed_out]
-            now = time.perf_counter()
-            late: list[tuple[_Watch, Case, str]] = []
-            for watch in watches:
-                if watch.case is None or now <= watch.deadline:
-                    continue
-                step = watch.step
-                case = job.abandon(watch, now)
-                if case is not None:
-                    late.append((watch, case, step))
-            if late:
-                blocked = _stop_threads([watch for watch, _, _ in late])
-                for watch, case, step in late:
-                    stuck = watch in blocked
-                    if stuck and watch.thread is not None:
-                        _left_behind(watch.thread)
-                    timed_out[case.index] = timeout_result(runner, case, step, stuck)
-                    fresh.append(timed_out[case.index])
-                    watches.remove(watch)
-                    if job.stop:
-                        continue
-                    replacement = job.spawn()
-                    if replacement is not None:
-                        watches.append(replacement)
-                    else:
-                        refused_step = step
-            if on_result is not None:
-                started = _take(job.started)
-                if fresh or started:
-                    try:
-                        on_result(started, fresh)
-                    except KeyboardInterrupt:
-                        raise
-                    except BaseException as exc:
-                        listener_error = exc
-                        on_result = None
-                        job.stop = True  # no new case; those in flight finish or time out
-            if done and job.all_done.is_set() and len(finished) == seen:
-                break
-    except KeyboardInterrupt:
-        interrupted = True
+        self.ramp = _Ramp(max(1, min(concurrency, len(cases))))
+
+    def start(self) -> None:
+        _warm_up_models(self.runner)  # here: a Ctrl-C during litellm's import is the run's
+        self.ramp.grow(self.job, self.watches)
+
+    @property
+    def provider_stop(self) -> str | None:
+        return self.job.provider_stop
+
+    def collect(self) -> Batch:
+        job, watches, ramp = self.job, self.watches, self.ramp
+        if not watches:
+            return Batch(over=True)
+        done = job.all_done.wait(ramp.interval() if ramp.open else TICK)
+        if ramp.open and watches[0].case is not None and ramp.cases_wait(watches[0].case):
+            ramp.grow(job, watches)  # (a worker between cases, or done, waits for nothing)
+        finished = job.finished
+        count = len(finished)
+        fresh = finished[self.seen : count]
+        self.seen = count
+        if job.timed_out:  # a late result of a timed-out case (its worker finished after all)
+            fresh = [r for r in fresh if r.index not in job.timed_out]
+        fresh += self._time_out(time.perf_counter())
+        started = _take(job.started)
+        over = done and job.all_done.is_set() and len(finished) == self.seen
+        return Batch(started, fresh, over)
+
+    def _time_out(self, now: float) -> list[CaseResult]:
+        """Fail the cases past their limit, replacing their workers: their results."""
+        late: list[tuple[_Watch, Case, str]] = []
+        for watch in self.watches:
+            if watch.case is None or now <= watch.deadline:
+                continue
+            step = watch.step
+            case = self.job.abandon(watch, now)
+            if case is not None:
+                late.append((watch, case, step))
+        if not late:
+            return []
+        blocked = _stop_threads([watch for watch, _, _ in late])
+        return [self._timed_out(watch, case, step, watch in blocked) for watch, case, step in late]
+
+    def _timed_out(self, watch: _Watch, case: Case, step: str, stuck: bool) -> CaseResult:
+        if stuck and watch.thread is not None:
+            _left_behind(watch.thread)
+        result = self.job.timed_out[case.index] = timeout_result(self.runner, case, step, stuck)
+        self.watches.remove(watch)
+        if not self.job.stop:
+            replacement = self.job.spawn()
+            if replacement is not None:
+                self.watches.append(replacement)
+            else:
+                self.refused_step = step
+        return result
+
+    def stop_starting(self) -> None:
+        self.job.stop = True  # no new case; those in flight finish or time out
+
+    def cancel(self) -> list[CaseResult]:
+        job = self.job
         job.stop = True
-        kept = len(finished)  # what finished before Ctrl-C; not the cases stopped below
+        kept = len(job.finished)  # what finished before Ctrl-C; not the cases stopped below
         stopping = []
-        for watch in watches:
+        for watch in self.watches:
             with job.lock:
                 if not (watch.exited or watch.abandoned):
                     watch.abandoned = True
@@ -421,36 +417,38 @@ def supervise(
         for watch in _stop_threads(stopping):
             if watch.thread is not None:
                 _left_behind(watch.thread)
-    if interrupted:
-        del finished[kept:]
-    if timed_out:  # a late result of a timed-out case (its worker finished after all) loses
-        results = [r for r in finished if r.index not in timed_out] + list(timed_out.values())
-    else:  # a copy: an abandoned (interrupted) worker may still append to ``finished``
-        results = finished[:]
-    if not interrupted and listener_error is None and len(results) < len(cases):
-        # Workers could not be (re)started: the cases nobody took say why.
-        reason = job.refused or t("case.lost", runner.lang)
-        if job.stopped_by is not None and job.refused is None:
+        # Not collected yet; an abandoned worker may still append to ``finished``.
+        return [r for r in job.finished[self.seen : kept] if r.index not in job.timed_out]
+
+    def left_over(self) -> list[Case]:
+        return self.job.left_over()
+
+    def not_run(self, provider: NotRun | None) -> NotRun:
+        job, lang = self.job, self.runner.lang
+        if job.refused is not None:
+            # Refused for threads left blocked (maybe by another check): no hint blames this code.
+            return NotRun(self.refused_step, job.refused, "hint.not_run_blocked")
+        if provider is not None:
+            return provider
+        if job.stopped_by is not None:
             first = job.stopped_by
-            reason = t("case.not_run_no_model", runner.lang, case=first.index)
-            refused_step = first.failed_step or refused_step
-        # Refused for threads left blocked (maybe by another check): no hint blames this code.
-        hint = "hint.not_run_blocked" if job.refused is not None else None
-        if job.provider_stop is not None and job.refused is None:
-            reason, hint = job.provider_stop, "hint.provider_refused"
-            refused_step = RUN_FUNCTION if runner.run is not None else METRIC_RETURN_VALUE
-        results += [not_run_result(case, refused_step, reason, hint) for case in job.left_over()]
-    if job.forked:  # a case forked on its thread: if its copy came back, the case fails
-        carried = carried_on(job.forked)
-        for result in results:
-            if result.index in carried:
-                name_the_fork(result, job.forked[result.index], runner.lang)
-    if len(results) != len(cases) or timed_out or interrupted or ramp.spawned > 1:
-        order = {case.index: position for position, case in enumerate(cases)}
-        results.sort(key=lambda r: order[r.index])
-    if listener_error is not None:
-        raise StoppedByListener(listener_error, results, interrupted) from listener_error
-    return results, interrupted
+            reason = t("case.not_run_no_model", lang, case=first.index)
+            return NotRun(first.failed_step or self.refused_step, reason)
+        return NotRun(self.refused_step, t("case.lost", lang))
+
+    def in_order(self) -> bool:
+        return not self.job.timed_out and self.ramp.spawned <= 1
+
+    def finish(self, results: list[CaseResult]) -> None:
+        forked = self.job.forked
+        if forked:  # a case forked on its thread: if its copy came back, the case fails
+            carried = carried_on(forked)
+            for result in results:
+                if result.index in carried:
+                    name_the_fork(result, forked[result.index], self.runner.lang)
+
+    def close(self) -> None:
+        """Nothing to release: the workers end by themselves (or stay blocked, counted)."""
 
 
 class _Ramp:

@@ -3,25 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.cli_support import skynet_check
 from tests.conftest import EXAMPLES
-
-
-def skynet_check(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "skynet_jupyter.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-    )
-
 
 EXAMPLE_ARGS = [
     str(EXAMPLES / "metric.py"),
@@ -112,15 +98,7 @@ def test_output_column_and_run_are_exclusive():
 
 def test_installed_console_script():
     # The script pip installed beside this Python: found without PATH (an unactivated venv).
-    script = Path(sys.executable).parent / "skynet-check"
-    assert script.is_file(), f"{script} is missing: pip install -e '.[test]' installs it"
-    done = subprocess.run(
-        [str(script), *EXAMPLE_ARGS, "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={k: v for k, v in os.environ.items() if k != "PATH"},
-    )
+    done = skynet_check(*EXAMPLE_ARGS, "--json", how="script", unset=["PATH"])
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["passed"] is True

@@ -13,16 +13,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests import cli_support
 from tests.conftest import EXAMPLES
-
-SCRIPT = Path(sys.executable).parent / "skynet-check"
-MODEL_VARIABLES = ("SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL", "SKYNET_TASK_MODEL")
 
 GOOD = """\
 def score(input, output, expected=None):
@@ -30,17 +27,9 @@ def score(input, output, expected=None):
 """
 
 
-def skynet_check(*args: str, timeout: float = 120, env: dict | None = None):
-    environment = {k: v for k, v in os.environ.items() if k not in MODEL_VARIABLES}
-    environment["SKYNET_LANG"] = "en"
-    environment.update(env or {})
-    return subprocess.run(
-        [str(SCRIPT), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=environment,
-    )
+def skynet_check(*args: object, timeout: float = 120, env: dict | None = None):
+    """The installed command, as users run it (the one runner and its environment rule)."""
+    return cli_support.skynet_check(*args, how="script", timeout=timeout, env=env)
 
 
 def strict(text: str) -> dict:
@@ -441,13 +430,16 @@ def alive(pid: int) -> bool:
 def start_scoring(tmp_path: Path, cases: Path) -> tuple[subprocess.Popen, int]:
     """skynet-check with a metric that sleeps; (the process, its child) once scoring."""
     metric = write(tmp_path / "metric.py", SLOW)
-    environment = {k: v for k, v in os.environ.items() if k not in MODEL_VARIABLES}
     process = subprocess.Popen(
-        [str(SCRIPT), *map(str, column_args(metric, cases)), "--json"],
+        [
+            *cli_support.skynet_check_command("script"),
+            *map(str, column_args(metric, cases)),
+            "--json",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=environment,
+        env=cli_support.cli_env(),
     )
     deadline = time.monotonic() + 60
     while not children_of(process.pid):

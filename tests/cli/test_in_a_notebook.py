@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_support import checkout_env
+from tests.cli_support import checkout_env, skynet_check_command
 from tests.conftest import ROOT, require_module
 
 LONG_FEEDBACK = "Wrong: " + " ".join(["the label should name the customer's actual problem"] * 4)
@@ -68,7 +68,7 @@ def test_a_terminal_under_a_kernel_is_not_an_interactive_terminal(project):
     def through_a_pty(**env: str) -> str:
         leader, follower = pty.openpty()
         with subprocess.Popen(
-            [sys.executable, "-m", "skynet_jupyter.cli", *COMMAND.split()],
+            [*skynet_check_command(), *COMMAND.split()],
             stdout=follower,
             stderr=follower,
             cwd=project,

@@ -10,28 +10,15 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from skynet_jupyter.i18n import catalog, t
+from tests.cli_support import skynet_check
 from tests.conftest import EXAMPLES
 
 PACKAGE = Path(__file__).resolve().parents[2] / "skynet_jupyter"
-
-
-def skynet_check(*args: str, lang_env: str = "en") -> subprocess.CompletedProcess:
-    env = dict(os.environ, SKYNET_LANG=lang_env)
-    return subprocess.run(
-        [sys.executable, "-m", "skynet_jupyter.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-    )
 
 
 def example(*extra: str, run: str = "run") -> list[str]:
@@ -79,7 +66,7 @@ def test_argparse_errors_in_the_users_language(lang, args, message_id, fields):
 
 
 def test_a_missing_argument_in_french_by_the_environment():
-    done = skynet_check("--outputs", "label", lang_env="fr")
+    done = skynet_check("--outputs", "label", env={"SKYNET_LANG": "fr"})
     assert done.returncode == 2
     assert "skynet-check: erreur : ces arguments sont obligatoires : metric, --data" in done.stderr
 

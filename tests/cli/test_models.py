@@ -8,16 +8,14 @@ comes from the environment only, and must appear in no output.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_support import skynet_check
 from tests.openai_server import OpenAIServer, Recorded
 
-SCRIPT = Path(sys.executable).parent / "skynet-check"
 ENV_KEY = "sk-cli-LEAKCHECK-0123456789abcdef"
 TASK, JUDGE, REFLECTION, NEVER = "task-x", "judge-x", "reflect-x", "never-asked"
 
@@ -76,21 +74,9 @@ def files(tmp_path):
 
 
 def command(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    assert SCRIPT.is_file(), f"{SCRIPT} is missing: pip install -e '.[test]' installs it"
-    base = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("SKYNET_") and not k.startswith("OPENAI_")
-    }
-    base["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"  # no network for litellm's price map
-    base["OPENAI_API_KEY"] = ENV_KEY
-    return subprocess.run(
-        [str(SCRIPT), *args],
-        capture_output=True,
-        text=True,
-        timeout=180,
-        env={**base, **(env or {})},
-    )
+    """The installed command with the key the leak checks look for (the one runner's rule)."""
+    given = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "OPENAI_API_KEY": ENV_KEY, **(env or {})}
+    return skynet_check(*args, how="script", timeout=180, env=given)
 
 
 def check_args(folder: Path, *extra: str) -> list[str]:

@@ -8,12 +8,11 @@ command when its output is not a terminal).
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_support import skynet_check
 
 METRIC = """\
 def score(input, output, expected):
@@ -36,14 +35,7 @@ def check_with_imports(tmp_path: Path, data: str, name: str = "cases.csv") -> tu
     (tmp_path / "metric.py").write_text(METRIC, encoding="utf-8")
     (tmp_path / name).write_text(data, encoding="utf-8")
     command = ["metric.py", "--data", name, "--outputs", "label", "--output-column", "prediction"]
-    done = subprocess.run(
-        [sys.executable, "-m", "skynet_jupyter.cli", *command],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=120,
-        env=dict(os.environ, PYTHONPROFILEIMPORTTIME="1"),
-    )
+    done = skynet_check(*command, cwd=tmp_path, env={"PYTHONPROFILEIMPORTTIME": "1"})
     return done.returncode, imported(done.stderr)
 
 

@@ -9,25 +9,18 @@ processes, checked in /proc.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import skynet_jupyter
 from skynet_jupyter.i18n import t
+from tests.cli_support import cli_env, skynet_check, skynet_check_command
 from tests.process_support import end, gone_within, recorded_pids, spawning_metric
 
-HERE = str(Path(skynet_jupyter.__file__).resolve().parents[1])
 # skynet-check as its console script runs it (that script may sit outside this copy's path)
-SKYNET_CHECK = [
-    sys.executable,
-    "-c",
-    "import sys; from skynet_jupyter.cli import main; sys.exit(main())",
-]
+SKYNET_CHECK = skynet_check_command("main")
 FORKS = """\
 import os
 
@@ -35,12 +28,6 @@ def score(input, output, expected=None):
     os.fork()  # the copy returns too
     return 1.0, {"feedback": "Scored."}
 """
-
-
-def environment() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKYNET_")}
-    env.update(PYTHONPATH=HERE, SKYNET_LANG="en")
-    return env
 
 
 def arguments(metric: Path, folder: Path) -> list[str]:
@@ -55,7 +42,7 @@ def test_kill_9_of_skynet_check_leaves_nothing_running(tmp_path: Path, isolation
     command = [*SKYNET_CHECK, *arguments(metric, tmp_path), "--isolation", isolation, "--json"]
     check = subprocess.Popen(
         command,
-        env=environment(),
+        env=cli_env(),
         cwd=tmp_path,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -79,14 +66,8 @@ def test_a_metric_that_forks_is_named_as_the_metrics_failure(
 ) -> None:
     metric = tmp_path / "metric.py"
     metric.write_text(FORKS)
-    done = subprocess.run(
-        [*SKYNET_CHECK, *arguments(metric, tmp_path), "--isolation", isolation, "--json"],
-        env=environment(),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    args = arguments(metric, tmp_path)
+    done = skynet_check(*args, "--isolation", isolation, "--json", cwd=tmp_path, how="main")
     assert done.returncode == 1, done.stdout + done.stderr  # a failed check, not "no verdict"
     document = json.loads(done.stdout)
     errors = [case["error"] for case in document["cases"]]

@@ -8,9 +8,7 @@ to a metric, and the human-label column of an agreement, run for real through
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -23,8 +21,7 @@ import skynet_jupyter as sj
 from skynet_jupyter.core.dataset import DataError, load_cases
 from skynet_jupyter.core.metric import load_function
 from skynet_jupyter.quality import agreement
-
-SCRIPT = Path(sys.executable).parent / "skynet-check"
+from tests import cli_support
 
 # The docs' "several checks" example (docs/*/scorers.md), as written.
 SEVERAL_CHECKS = """\
@@ -97,12 +94,9 @@ def several_checks(folder: Path, **options):
     )
 
 
-def skynet_check(*args: str) -> subprocess.CompletedProcess:
-    assert SCRIPT.is_file(), f"{SCRIPT} is missing: pip install -e '.[test]' installs it"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKYNET_")}
-    return subprocess.run(
-        [str(SCRIPT), *args], capture_output=True, text=True, timeout=180, env=env
-    )
+def skynet_check(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed console script, through the one runner (tests/cli_support.py)."""
+    return cli_support.skynet_check(*args, how="script", timeout=180)
 
 
 # --- JSON inside CSV cells ---------------------------------------------------------------
@@ -140,33 +134,6 @@ def test_several_checks_is_right_with_json_columns(fields):
         json_columns="fields",
     )
     assert full.mean_score == 1.0
-
-
-def test_json_columns_on_the_command_line(fields):
-    base = [
-        str(fields / "metric.py"),
-        "--data",
-        str(fields / "cases.csv"),
-        "--outputs",
-        "fields",
-        "--run",
-        f"{fields / 'run.py'}:run",
-        "--artifact-text",
-        "Extract the fields.",
-        "--json",
-    ]
-    without = skynet_check(*base)
-    assert without.returncode == 0, without.stdout + without.stderr
-    document = json.loads(without.stdout)
-    assert document["mean_score"] == 0.5
-    advice = next(step for step in document["steps"] if step["id"] == "feedback_advice")
-    assert "--json-columns fields" in advice["message"]
-
-    done = skynet_check(*base, "--json-columns", "fields")
-    assert done.returncode == 0, done.stdout + done.stderr
-    document = json.loads(done.stdout)
-    assert document["mean_score"] == 1.0
-    assert document["cases"][0]["expected"] == {"fields": ["name", "email"]}
 
 
 def test_a_cell_that_is_not_json_names_the_file_column_and_row(fields):
@@ -359,25 +326,6 @@ def test_with_run_and_no_inputs_the_report_names_the_inputs(tickets):
     assert fr.message.startswith("Entrées (toutes les colonnes sauf celles de sortie) : text.")
     named = sj.check(score, tickets, outputs="label", inputs="text", run=run)
     assert named.step("run_function").message == ""
-
-
-def test_the_cli_says_which_columns_became_inputs(tmp_path):
-    (tmp_path / "metric.py").write_text(CONTAINS_ANSWER, encoding="utf-8")
-    (tmp_path / "run.py").write_text(
-        "def run(artifact, input):\n    return f\"{artifact} {input['question']}\"\n",
-        encoding="utf-8",
-    )
-    (tmp_path / "cases.csv").write_text(
-        "question,topic,answer\n42,math,42\nParis,geo,Paris\n", encoding="utf-8"
-    )
-    args = [
-        str(tmp_path / "metric.py"), "--data", str(tmp_path / "cases.csv"), "--outputs",
-        "answer", "--run", f"{tmp_path / 'run.py'}:run", "--artifact-text", "Answer:",
-    ]  # fmt: skip
-    done = skynet_check(*args)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Inputs (every column but the Output ones): question, topic." in done.stdout
-    assert "Inputs (" not in skynet_check(*args, "--inputs", "question").stdout
 
 
 # --- the magics ------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import json
 import os
 import pickle
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -19,8 +18,8 @@ import pandas as pd
 import pytest
 
 from skynet_jupyter import DataError, load_cases
+from tests import cli_support
 
-SCRIPT = Path(sys.executable).parent / "skynet-check"
 METRIC = """\
 def score(input, output, expected=None):
     return 1.0, {"feedback": "Fine."}
@@ -39,15 +38,10 @@ def refused(data, **options) -> DataError:
 
 
 def skynet_check(tmp_path: Path, data: Path, *extra: str) -> subprocess.CompletedProcess:
+    """The installed console script on ``data``, through the one runner (tests/cli_support.py)."""
     metric = write(tmp_path / "metric.py", METRIC)
-    environment = dict(os.environ, SKYNET_LANG="en")
-    return subprocess.run(
-        [str(SCRIPT), str(metric), "--data", str(data), "--output-column", "label", *extra],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environment,
-    )
+    args = (metric, "--data", data, "--output-column", "label", *extra)
+    return cli_support.skynet_check(*args, how="script")
 
 
 def assert_cli_refuses(tmp_path: Path, data: Path, says: str, lang: str = "en") -> None:

@@ -8,7 +8,6 @@ would hide a leak that this test's path fails to register.
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import subprocess
 import sys
@@ -21,9 +20,9 @@ from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
 from skynet_jupyter.core import secrets as _secrets
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.models import llm as _llm
 from skynet_jupyter.models import settings as model_settings
-from skynet_jupyter.models.settings import ModelSettings
 from skynet_jupyter.notebook.widgets import LiveView
 from tests.shell_support import loaded_shell
 
@@ -192,60 +191,3 @@ def test_a_worker_process_knows_the_configured_secrets(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[redacted] [redacted] [redacted]"
-
-
-METRIC_FILE = """
-import os
-
-def score(input, output, expected=None):
-    key = os.environ["OPENAI_API_KEY"]
-    base = os.environ["OPENAI_API_BASE"]
-    password = base.split(":")[2].split("@")[0]
-    if input["text"].startswith("I was"):
-        raise RuntimeError(f"provider said: bad key {key}, bad password {password}")
-    return 1.0, {"feedback": f"scored with {key} via {base}"}
-"""
-
-
-@pytest.mark.parametrize("as_json", [True, False], ids=["json", "text"])
-def test_the_cli_prints_no_environment_secret(tmp_path, tickets, as_json):
-    key, password = fresh("sk-cli-"), fresh("PASS")
-    (tmp_path / "metric.py").write_text(METRIC_FILE, encoding="utf-8")
-    (tmp_path / "cases.jsonl").write_text(
-        "\n".join(json.dumps(row) for row in tickets), encoding="utf-8"
-    )
-    env = {
-        **os.environ,
-        "OPENAI_API_KEY": key,
-        "OPENAI_API_BASE": f"http://alice:{password}@127.0.0.1:9/v1",
-        "SKYNET_LANG": "en",
-    }
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "skynet_jupyter.cli",
-            str(tmp_path / "metric.py"),
-            "--data",
-            str(tmp_path / "cases.jsonl"),
-            "--outputs",
-            "label",
-            "--output-column",
-            "label",
-            *(["--json"] if as_json else []),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert done.returncode == 1, done.stderr
-    printed = done.stdout + done.stderr
-    assert key not in printed and password not in printed
-    if as_json:
-        document = json.loads(done.stdout)
-        first, second = document["cases"][:2]
-        assert "bad key [redacted], bad password [redacted]" in first["error"]
-        assert "[redacted]" in second["feedback"]
-    else:
-        assert "bad key [redacted], bad password [redacted]" in done.stdout

@@ -5,12 +5,18 @@ directory is a temporary copy of notebooks/, so files a tutorial writes
 (``--save metric.py``) land there and never in the repository.  A cell that
 fails on purpose must say so (``--no-raise`` or the ``raises-exception`` tag);
 any other error fails the test.  The stored notebooks carry no outputs.
+
+"Stored" is what git holds (the index: what is committed, or about to be), not the working
+copy: JupyterLab autosaves a tutorial's outputs into the file the moment a user runs it,
+and its ``.ipynb_checkpoints/`` copies are nobody's tutorials.  Outside a git checkout (an
+unpacked sdist) the working copy is all there is, and is read instead.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import nbformat
@@ -42,8 +48,42 @@ CELL_TIMEOUT = 240
 EXECUTED: dict = {}  # name -> the executed notebook, read again by test_tutorials.py
 
 
+CHECKPOINTS = ".ipynb_checkpoints"  # JupyterLab's autosaved copies, in every folder it opens
+
+
 def stored() -> list[Path]:
-    return sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("*/*.ipynb"))
+    """The tutorials and their translations: notebooks/*.ipynb and notebooks/*/*.ipynb."""
+    found = sorted(NOTEBOOKS.glob("*.ipynb")) + sorted(NOTEBOOKS.glob("*/*.ipynb"))
+    return [path for path in found if CHECKPOINTS not in path.relative_to(NOTEBOOKS).parts]
+
+
+def _git(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def committed_text(path: Path) -> str:
+    """``path`` as git holds it (the index), or as it is on disk outside a git checkout.
+
+    A file not yet added to git is read from disk: a new tutorial is held to the rule too.
+    """
+    relative = path.relative_to(ROOT).as_posix()
+    try:
+        held = _git("show", f":{relative}")
+    except OSError:  # no git on this machine
+        return path.read_text(encoding="utf-8")
+    return held.stdout if held.returncode == 0 else path.read_text(encoding="utf-8")
+
+
+def copy_to_run(workdir: Path) -> None:
+    """notebooks/ copied to ``workdir`` to run there, without what running them leaves.
+
+    Left out: JupyterLab's checkpoints, and the files the tutorials write (WRITES), which a
+    user's own run leaves in notebooks/: a tutorial must write them itself here.
+    """
+    written = {Path(name).name for names in WRITES.values() for name in names}
+    shutil.copytree(NOTEBOOKS, workdir, ignore=shutil.ignore_patterns(CHECKPOINTS, *written))
 
 
 def name_of(path: Path) -> str:
@@ -57,7 +97,7 @@ def test_the_tutorials_and_translations_are_there():
 
 @pytest.mark.parametrize("path", stored(), ids=name_of)
 def test_stored_without_outputs(path):
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.reads(committed_text(path), as_version=4)
     nbformat.validate(notebook)
     assert notebook.metadata.get("kernelspec", {}).get("name") == "python3"
     for number, cell in enumerate(notebook.cells):
@@ -125,7 +165,7 @@ WRITES = {
 )
 def test_notebook_runs(name, tmp_path, monkeypatch):
     workdir = tmp_path / "notebooks"
-    shutil.copytree(NOTEBOOKS, workdir)
+    copy_to_run(workdir)
     in_repo = sorted(NOTEBOOKS.iterdir())
     # The kernel imports this checkout, answers in English, and never needs a network.
     paths = [str(ROOT), os.environ.get("PYTHONPATH")]

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 
 import nbformat
 import pytest
@@ -35,6 +34,7 @@ from tests.docs.test_notebooks import (
     SLOW,
     TRANSLATIONS,
     TUTORIALS,
+    copy_to_run,
 )
 
 # An object shown as its repr, not as something the tutorial explains.
@@ -63,7 +63,7 @@ def executed(name: str, tmp_path_factory: pytest.TempPathFactory) -> nbformat.No
     if name in EXECUTED:
         return EXECUTED[name]
     workdir = tmp_path_factory.mktemp(name.replace("/", "-")) / "notebooks"
-    shutil.copytree(NOTEBOOKS, workdir)
+    copy_to_run(workdir)  # without checkpoints nor the files a user's own run left
     env = dict(os.environ, SKYNET_LANG="en")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):

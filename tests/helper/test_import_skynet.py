@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 import skynet_jupyter as sj
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper.skynet import llm, observation, reward
 from skynet_jupyter.models import settings as model_settings
 from skynet_jupyter.models.case_context import NOT_MEASURED
-from skynet_jupyter.models.settings import ModelSettings
 
 METRIC = textwrap.dedent(
     """

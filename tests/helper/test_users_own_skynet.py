@@ -17,10 +17,9 @@ from pathlib import Path
 
 import skynet_jupyter
 from skynet_jupyter.i18n import t
+from tests import cli_support
 
 HERE = str(Path(skynet_jupyter.__file__).resolve().parents[1])  # this copy of the package
-# skynet-check as its console script runs it (that script may sit outside this copy's path)
-CLI = [sys.executable, "-c", "import sys; from skynet_jupyter.cli import main; sys.exit(main())"]
 
 # Runs only if something executes the user's file: leaves a trace, then ends the process.
 EXITS = textwrap.dedent(
@@ -87,16 +86,10 @@ def test_a_local_skynet_py_is_never_run_by_load_ext(tmp_path: Path) -> None:
 
 
 def skynet_check(folder: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKYNET_")}
-    env.update(PYTHONPATH=HERE, SKYNET_LANG="en")
+    """``main()`` as the console script calls it, the folder first on ``sys.path``."""
     arguments = ["metric.py", "--data", "cases.csv", "--outputs", "label"]
-    return subprocess.run(
-        [*CLI, *arguments, "--output-column", "label", "--json"],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    return cli_support.skynet_check(
+        *arguments, "--output-column", "label", "--json", cwd=folder, how="main"
     )
 
 

@@ -189,7 +189,7 @@ def test_task_and_judge_routing_with_measured_cost(server, no_models, tickets, l
 
 
 def render_usd(usd: float) -> str:
-    from skynet_jupyter.show.render import fmt_usd
+    from skynet_jupyter.show.formats import fmt_usd
 
     return fmt_usd(usd, "en")
 

@@ -13,8 +13,8 @@ import pytest
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.json_export import json_ready
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.models import settings as model_settings
-from skynet_jupyter.models.settings import ModelSettings
 from skynet_jupyter.show.render import report_text
 
 DOCS_JUDGE = """

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from skynet_jupyter.notebook import names
-from skynet_jupyter.notebook.names import MISSING, OptionError, UserCodeError
+from skynet_jupyter.notebook.names import MISSING, UnusableName, UserCodeError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,10 +67,10 @@ def test_a_file_path_plain_or_quoted_with_spaces(tmp_path: Path) -> None:
 
 
 def test_a_missing_name_ends_in_one_sentence_in_the_language_asked() -> None:
-    with pytest.raises(OptionError) as caught:
+    with pytest.raises(UnusableName) as caught:
         names.resolve("--data", "nowhere", names.data_file, {}, lang="en")
     assert str(caught.value) == "--data nowhere: no notebook variable or file by that name."
-    with pytest.raises(OptionError) as caught:
+    with pytest.raises(UnusableName) as caught:
         names.resolve("--data", "'nowhere'", names.data_file, {}, lang="fr")
     assert str(caught.value) == (
         "--data nowhere : aucune variable du notebook ni aucun fichier de ce nom."
@@ -91,19 +91,19 @@ def test_a_typo_of_a_notebook_name_says_the_closest_one(lang: str, said: str) ->
         return ""
 
     found = {"extract": extract, "formats": "Answer with a date."}
-    with pytest.raises(OptionError) as caught:
+    with pytest.raises(UnusableName) as caught:
         names.resolve("--run", "extrct", names.no_file, found, lang=lang)
     assert str(caught.value).endswith(said)
 
 
 def test_an_expression_that_fails_gives_its_own_error() -> None:
-    with pytest.raises(OptionError) as caught:
+    with pytest.raises(UnusableName) as caught:
         names.resolve("--data", "rows[10]", names.data_file, {"rows": []}, lang="en")
     message = str(caught.value)
     assert message.startswith("--data rows[10]: no file by that name, and as an expression")
     assert message.endswith("raised IndexError: list index out of range")
     # A name missing *inside* the expression is that expression's error, not "not found".
-    with pytest.raises(OptionError, match="raised NameError: name 'missing' is not defined"):
+    with pytest.raises(UnusableName, match="raised NameError: name 'missing' is not defined"):
         names.resolve("--data", "rows + missing", names.data_file, {"rows": []}, lang="en")
 
 
@@ -125,7 +125,7 @@ def test_a_run_file_with_or_without_a_function_name(tmp_path: Path) -> None:
     assert names.run_file(f"{run}:other")("a", "i") == "o"
     assert names.run_file("classify") is MISSING  # not a .py file: a notebook name, maybe
     assert names.run_file(str(tmp_path / "absent.py")) is MISSING
-    with pytest.raises(OptionError, match="defines no function 'nope'; it defines: run, other"):
+    with pytest.raises(UnusableName, match="defines no function 'nope'; it defines: run, other"):
         names.run_file(f"{run}:nope")
     # Through resolve: a notebook function of that name comes first.
     mine = lambda artifact, input: "mine"  # noqa: E731
@@ -147,11 +147,11 @@ def test_a_run_file_that_raises_shows_the_users_frames(tmp_path: Path) -> None:
 def test_an_executor_or_a_sentence_saying_what_it_is() -> None:
     with ThreadPoolExecutor(1) as pool:
         assert names.executor("pool", {"pool": pool}) is pool
-    with pytest.raises(OptionError) as caught:
+    with pytest.raises(UnusableName) as caught:
         names.executor("client", {"client": 42}, lang="en")
     assert str(caught.value) == (
         "--executor client is a int, not a concurrent.futures.Executor "
         "(for Dask: client.get_executor())."
     )
-    with pytest.raises(OptionError, match="--executor nowhere: no notebook variable or file"):
+    with pytest.raises(UnusableName, match="--executor nowhere: no notebook variable or file"):
         names.executor("nowhere", {}, lang="en")  # never read as a file

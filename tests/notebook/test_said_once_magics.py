@@ -103,9 +103,9 @@ def test_a_module_is_refused_and_an_expression_or_a_constant_is_kept():
     import json
 
     user_ns = {"jsons": "x", "json": json, "prompt": "Say the date."}
-    with pytest.raises(names.OptionError, match=r"the module 'json'.* Did you mean 'jsons'"):
+    with pytest.raises(names.UnusableName, match=r"the module 'json'.* Did you mean 'jsons'"):
         names.resolve("--artifact", "json", names.artifact_file, user_ns, lang="en")
-    with pytest.raises(names.OptionError, match="builtin 'input'"):
+    with pytest.raises(names.UnusableName, match="builtin 'input'"):
         names.resolve("--run", "input", names.no_file, user_ns, lang="en")
     assert names.resolve("--artifact", "None", names.no_file, user_ns) is None
     assert names.resolve("--artifact", "prompt.upper()", names.no_file, user_ns) == "SAY THE DATE."

@@ -14,8 +14,9 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.models import settings as model_settings
-from skynet_jupyter.models.settings import ModelNotConfigured, ModelSettings, current_settings
+from skynet_jupyter.models.settings import ModelNotConfigured, current_settings
 from tests.shell_support import loaded_shell
 
 

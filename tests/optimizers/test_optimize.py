@@ -225,7 +225,7 @@ def test_adapter_gives_a_dict_candidate_whole_when_component_is_none():
 def test_the_adapter_keeps_every_keyword_it_is_given():
     from concurrent.futures import ThreadPoolExecutor
 
-    from skynet_jupyter.models.settings import ModelSettings
+    from skynet_jupyter.core.model_settings import ModelSettings
     from skynet_jupyter.optimizers.gepa_adapter import SkynetGEPAAdapter
     from skynet_jupyter.run.engine import RunCache
 

@@ -36,6 +36,7 @@ def test_a_misspelled_option_names_the_tool_and_the_nearest_option(tool):
 @pytest.mark.parametrize("lang", ["fr", "pt"])
 def test_an_option_far_from_every_name_is_refused_in_the_users_language(lang):
     with pytest.raises(TypeError) as refused:
-        TOOLS["agreement"](labels="human", lang=lang)
-    said = t("options.unknown_keyword", lang, function="agreement", name="labels")
+        # (labels= was the example once; it is agreement's name for the human column now)
+        TOOLS["agreement"](rubric="human", lang=lang)
+    said = t("options.unknown_keyword", lang, function="agreement", name="rubric")
     assert str(refused.value) == said

@@ -24,10 +24,10 @@ import numpy as np
 import pytest
 
 import skynet_jupyter as sj
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper.skynet import llm
 from skynet_jupyter.models.call_cache import request_key
 from skynet_jupyter.models.llm import litellm_arguments
-from skynet_jupyter.models.settings import ModelSettings
 from tests.openai_server import OpenAIServer
 from tests.served_models import KEY, asks, served, task_models
 

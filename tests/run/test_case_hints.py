@@ -13,9 +13,9 @@ import pytest
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.contract import ContractError, raised_at, validate_return
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper import skynet as skynet_helpers
 from skynet_jupyter.models import settings as model_settings
-from skynet_jupyter.models.settings import ModelSettings
 from skynet_jupyter.notebook.widgets import LiveView
 from skynet_jupyter.notebook.widgets._state import LiveState
 

@@ -9,8 +9,8 @@ calls it made.
 from __future__ import annotations
 
 import skynet_jupyter as sj
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.helper.skynet import llm
-from skynet_jupyter.models.settings import ModelSettings
 from skynet_jupyter.run.engine import RunCache
 from tests.openai_server import OpenAIServer
 from tests.served_models import asks, task_models

@@ -39,7 +39,7 @@ class Lossy(ThreadPoolExecutor):
 
     def submit(self, fn, /, *args, **kwargs):
         def altered():
-            results, seconds = fn(*args, **kwargs)
+            results, seconds, *rest = fn(*args, **kwargs)  # rest: a provider's stop, if any
             kept = []
             for result in results:
                 if result.index in self.drop:
@@ -49,7 +49,7 @@ class Lossy(ThreadPoolExecutor):
                     twin = type(result)(result.index, result.input, result.expected, "twin")
                     twin.failed_step, twin.error = "metric_return_value", "a twin"
                     kept.append(twin)
-            return kept, seconds
+            return kept, seconds, *rest
 
         return super().submit(altered)
 
@@ -566,7 +566,7 @@ def judged(input, output, expected=None):
 
 
 def test_a_judged_case_with_given_outputs_passes_with_its_feedback():
-    from skynet_jupyter.models.settings import ModelSettings
+    from skynet_jupyter.core.model_settings import ModelSettings
 
     models = ModelSettings(metric_model=sj.StandInModel("PASS"))
     report = sj.check(judged, ROWS, outputs="label", output_column="out", cases=2, models=models)

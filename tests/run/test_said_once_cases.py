@@ -11,8 +11,8 @@ import pytest
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.contract import METRIC_RETURN_VALUE, RUN_FUNCTION
+from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.i18n import LANGUAGES, t
-from skynet_jupyter.models.settings import ModelSettings
 
 LANGS = pytest.mark.parametrize("lang", LANGUAGES)
 

@@ -31,6 +31,7 @@ from skynet_jupyter.i18n import t
 from skynet_jupyter.show.progress_line import ERASE, ProgressLine
 from skynet_jupyter.show.render import report_text
 from skynet_jupyter.show.terminal_text import fill_parts, terminal_width, wrap_block
+from tests.cli_support import cli_env, skynet_check_command
 from tests.conftest import EXAMPLES
 
 LONG = "and this sentence is deliberately long so that it must wrap at sixty columns."
@@ -193,7 +194,6 @@ needs_tmux = pytest.mark.skipif(
     TMUX is None and not os.environ.get("CI"),
     reason="tmux is not installed (apt-get install tmux)",
 )
-SCRIPT = Path(sys.executable).parent / "skynet-check"
 COLUMNS = 60
 DONE = "__EXIT__"
 CASE_HEAD = re.compile(r"  \S case \d+  score ")
@@ -204,12 +204,8 @@ class Pane:
 
     def __init__(self, command: str, cwd: Path) -> None:
         self.socket = f"skynet-test-{uuid.uuid4().hex[:12]}"
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TMUX")}
-        env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH")])
-        )
-        env.update(SKYNET_LANG="en", TERM="xterm-256color")
-        self.env = env
+        # skynet-check's environment rule (tests/cli_support.py), in a terminal of its own
+        self.env = cli_env({"TERM": "xterm-256color"}, unset=("COLUMNS", "LINES", "TMUX"))
         self.tmux("new-session", "-d", "-x", str(COLUMNS), "-y", "200", "-c", str(cwd), command)
 
     def tmux(self, *args: str) -> str:
@@ -245,7 +241,7 @@ def terminal_files(tmp_path):
 
 def check_command(*extra: str) -> str:
     args = [
-        str(SCRIPT),
+        *skynet_check_command("script"),
         "metric.py",
         "--data",
         str(EXAMPLES / "tickets.csv"),

@@ -17,7 +17,7 @@ Modules::
 
     _view.py           LiveView: the check or evaluation view, fed by engine events
     _state.py          what a live view knows: plain data, updated per event
-    _html.py           the live view's layout, from the static report's fragments
+    _html.py           the live view's layout around the case rows of show/case_columns.py
     _reward_view.py    the reward decomposition: stacked bars, weight sliders
     _quality_views.py  QualityView: probe, stability, agreement and compare, live
     _optimize_view.py  OptimizeView: an optimizer run, live

@@ -14,11 +14,13 @@ from typing import Any
 
 from ...alignment.render import align_html, body_html, head_html
 from ...i18n import t
-from ._optimize_view import OptimizeView
+from ._optimize_view import Drawing, OptimizeView
 
 
 class AlignView(OptimizeView):
     """An alignment that updates in place; ``show()`` once, ``on_event`` as listener."""
+
+    drawing = Drawing(align_html, head_html, body_html)
 
     def __init__(self, *, prompt_name: str = "JUDGE", **options: Any) -> None:
         self.prompt_name = prompt_name  # read by the waiting text, drawn in __init__
@@ -27,15 +29,6 @@ class AlignView(OptimizeView):
 
     def _running_text(self) -> str:
         return t("align.running", self.lang, name=self.metric_name, prompt=self.prompt_name)
-
-    def _report_html(self, report: Any) -> str:
-        return align_html(report)
-
-    def _head_html(self, report: Any) -> str:
-        return head_html(report)
-
-    def _body_html(self, report: Any) -> str:
-        return body_html(report)
 
     def _draw_progress(self, report: Any) -> int:
         return super()._draw_progress(report.optimization)  # GEPA's calls against its budget

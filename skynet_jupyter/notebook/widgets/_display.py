@@ -48,8 +48,9 @@ class TwoOutputs:
     def show(self, model_id: str, html: str, text: str) -> None:
         from IPython.display import display
 
-        display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)
-        display(self.static_bundle(html, text), raw=True, display_id=self.static_id)
+        # IPython ships no types for display() and update_display().
+        display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call]
+        display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call]
         self.shown = True
 
     def update(self, model_id: str, html: str, text: str) -> None:
@@ -58,8 +59,8 @@ class TwoOutputs:
             return
         from IPython.display import update_display
 
-        update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)
-        update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)
+        update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call]
+        update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call]
 
 
 class ShownTwice:

@@ -1,8 +1,9 @@
-"""The live view's layout, built from ``render``'s fragments (user text always through ``esc``).
+"""The live view's layout, built from ``show``'s fragments (user text always through ``esc``).
 
-Here is only what the live view draws its own way: the header with step chips
-and callouts, the case table with foldable cells and a failure row, the reward
-bars and the named-score panel.  Their words and values (the summary line, a
+Here is only what the live view draws its own way: the header's step chips and
+callouts (in ``show``'s one ``head_html``), the case table around the rows that
+the one table of case columns draws (``show/case_columns.live_row_html``), the
+reward bars and the named-score panel.  Their words and values (the summary line, a
 step's fix, "failed at", error and traceback, marks, score levels) come from
 ``render``, as the static report's do, the numbers from ``show/formats`` and the
 one stylesheet from ``show/style``; the live steps come from ``report``
@@ -14,51 +15,36 @@ GitHub) draw the same bars from the same numbers.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from typing import Any
 
-from ...core.contract import safe_value_repr
-from ...core.report import ADVICE, FAILED, PASSED, CaseResult, Step, StepStatus
+from ...core.report import ADVICE, FAILED, CaseResult, Step, StepStatus
 from ...core.reward import PART_TITLES, PARTS
 from ...core.secrets import Redactor
 from ...i18n import t
+from ...show.case_columns import PART_CLASS, live_head_cells, mini_bar_html
 from ...show.formats import fmt_mean, fmt_ms, fmt_score, fmt_usd, fmt_weight
 from ...show.render import (
-    CASE_MARKS,
-    CELL_CHARS,
-    COLUMN_TITLES,
     MARKS,
-    REDACT_MARGIN,
     STATUS_CLASS,
     STATUS_TITLES,
-    Clean,
     bounded,
-    cut,
-    error_text,
     esc,
     failed_at_text,
+    head_html,
     marks_legend,
-    score_level,
-    show_value,
     step_hint,
-    traceback_text,
 )
-from ...show.style import STYLE
+from ...show.style import STYLE as STYLE  # the reward view and the tests take it from here
 from ._state import PENDING
-
-FULL_CHARS = 20_000  # a value unfolded in a cell
-FEEDBACK_CHARS = 20_000  # the rest stays in the data (report.cases[i].feedback)
 
 _CLASS = {status: "skv-" + name for status, name in {**STATUS_CLASS, PENDING: "pending"}.items()}
 _MARK = {**MARKS, PENDING: "…"}
-PART_CLASS = {"accuracy": "skv-acc", "speed": "skv-speed", "cost": "skv-cost"}
 
 
 # --- header ----------------------------------------------------------------------
 
 
-def head_html(
+def live_head_html(
     title: str,
     title_status: StepStatus,
     subtitle: str,
@@ -66,57 +52,29 @@ def head_html(
     lang: str,
     clean: Redactor | None = None,
 ) -> str:
-    parts = [
-        STYLE,
-        '<div class="skv skv-head">',
-        f'<div class="skv-title {_CLASS.get(title_status, "")}">{esc(title)}</div>',
-    ]
-    if subtitle:
-        parts.append(f'<div class="skv-sub">{esc(subtitle)}</div>')
-    parts.append(steps_html(steps, lang, clean))
-    parts.append("</div>")
-    return "".join(parts)
+    """The live check's head: its title and subtitle, then the step chips and callouts."""
+    lines = [("sub", subtitle)] if subtitle else []
+    chips = step_chips_html(steps, lang, clean)
+    tone = _CLASS.get(title_status, "")
+    return head_html("skv", title, tone, lines, box="skv skv-head", after=chips)
 
 
-def steps_html(steps: list[Step], lang: str, clean: Redactor | None = None) -> str:
+def step_chips_html(steps: list[Step], lang: str, clean: Redactor | None = None) -> str:
     """Step chips with marks, then each failed step's reason and fix (the first one first).
 
     ``clean``: a redactor a whole redraw shares (gathering the secrets reads the environment)."""
     if not steps:
         return ""
+    if clean is None and any(step.message or step.status in _CALLED_OUT for step in steps):
+        clean = Redactor()  # only then: a running check's steps have no message
     chips: list[str] = []
     callouts: list[str] = []
     notes: dict[str, list[str]] = {}
     for step in steps:
-        status = step.status
-        message = ""
-        if step.message:  # gathered when needed: a running check's steps have no message
-            clean = clean or Redactor()
-            message = bounded(step.message, lang, clean)
-        tip = f"{t(STATUS_TITLES[status], lang) if status != PENDING else t('view.pending', lang)}"
-        if message:
-            tip = t("labelled", lang, label=tip, text=message)
-        chips.append(
-            f'<span class="skv-step {_CLASS.get(status, "")}" data-step="{esc(step.id)}" '
-            f'data-status="{esc(status)}" title="{esc(tip)}">'
-            f"{_MARK.get(status, '?')} {esc(step.title)}</span>"
-        )
-        if status in (FAILED, ADVICE):
-            box = "skv-first" if status == FAILED and not callouts else ""
-            if status == ADVICE:
-                box = "skv-advice-box"
-            text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
-            if message:
-                text += f" — {esc(message)}"
-            clean = clean or Redactor()
-            hint = step_hint(step, lang, clean)
-            if hint:
-                label, hint_text = hint
-                hint_html = t("labelled", lang, label=f"<b>{esc(label)}</b>", text=esc(hint_text))
-                text += f'<div class="skv-hint">{hint_html}</div>'
-            callouts.append(
-                f'<div class="skv-callout {box}" data-callout="{esc(step.id)}">{text}</div>'
-            )
+        message = bounded(step.message, lang, clean) if step.message and clean else ""
+        chips.append(_chip_html(step, message, lang))
+        if step.status in _CALLED_OUT and clean is not None:
+            callouts.append(_callout_html(step, message, lang, clean, first=not callouts))
         elif message:
             notes.setdefault(message, []).append(step.title)
     html = f'<div class="skv-steps">{"".join(chips)}</div>'
@@ -129,140 +87,56 @@ def steps_html(steps: list[Step], lang: str, clean: Redactor | None = None) -> s
     return html + "".join(callouts)
 
 
-# --- cases -------------------------------------------------------------------------
+_CALLED_OUT = (FAILED, ADVICE)  # a step said again under the chips, with its fix
 
 
-def _pretty(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, indent=2, default=safe_value_repr)
-    except Exception:  # circular, odd keys, a __repr__ that raises: never a broken view
-        return safe_value_repr(value)
-
-
-def value_html(value: Any, lang: str, *, missing: bool = False, clean: Clean | None = None) -> str:
-    """A value cut to one short line; the value (up to FULL_CHARS) one click away."""
-    if missing:
-        return '<span class="skv-none">—</span>'
-    clean = clean or Redactor()
-    text = show_value(value, quote=True)  # a string quoted: text never looks like a list
-    if len(text) <= CELL_CHARS and " ".join(text.split()) == text:
-        return kept_whole(esc(clean(text)))
-    flat = " ".join(clean(text[: CELL_CHARS + REDACT_MARGIN]).split())
-    full = bounded(_pretty(value), lang, clean, FULL_CHARS)
+def _chip_html(step: Step, message: str, lang: str) -> str:
+    status = step.status
+    tip = t(STATUS_TITLES[status], lang) if status != PENDING else t("view.pending", lang)
+    if message:
+        tip = t("labelled", lang, label=tip, text=message)
     return (
-        '<details class="skv-more"><summary>'
-        f'<span class="skv-cut">{kept_whole(esc(cut(flat, CELL_CHARS)))}</span></summary>'
-        f'<div class="skv-full">{esc(full)}</div></details>'
+        f'<span class="skv-step {_CLASS.get(status, "")}" data-step="{esc(step.id)}" '
+        f'data-status="{esc(status)}" title="{esc(tip)}">'
+        f"{_MARK.get(status, '?')} {esc(step.title)}</span>"
     )
 
 
-# A browser may break a line after any hyphen: a date became "2024-03-" / "14" in a narrow
-# column.  A short word with a hyphen is kept whole (a longer one may still wrap, so that a
-# cell never overflows its column).
-_HYPHENATED = re.compile(r"(?<![^\s>])[^\s<>]*-[^\s<>]*")
-_WHOLE_CHARS = 32
+def _callout_html(step: Step, message: str, lang: str, clean: Redactor, *, first: bool) -> str:
+    """A failed step's reason and fix (the first failure stands out), or an advice's."""
+    status = step.status
+    box = "skv-advice-box" if status == ADVICE else "skv-first" if first else ""
+    text = f"<b>{_MARK[status]} {esc(step.title)}</b>"
+    if message:
+        text += f" — {esc(message)}"
+    hint = step_hint(step, lang, clean)
+    if hint:
+        label, hint_text = hint
+        hint_html = t("labelled", lang, label=f"<b>{esc(label)}</b>", text=esc(hint_text))
+        text += f'<div class="skv-hint">{hint_html}</div>'
+    return f'<div class="skv-callout {box}" data-callout="{esc(step.id)}">{text}</div>'
 
 
-def kept_whole(html: str) -> str:
-    """Escaped text (no tags) with each short hyphenated word in a span that never breaks."""
-    if "-" not in html:
-        return html
-    return _HYPHENATED.sub(
-        lambda m: f'<span class="skv-word">{m[0]}</span>' if len(m[0]) <= _WHOLE_CHARS else m[0],
-        html,
-    )
-
-
-def mini_bar_html(value: float, name: str = "") -> str:
-    """A small 0..1 bar (values outside are clamped; the number says the truth)."""
-    width = max(0.0, min(1.0, value)) * 100
-    color = f' class="{PART_CLASS[name]}"' if name in PART_CLASS else ""
-    return f'<span class="skv-mini"><span{color} style="width:{width:.1f}%"></span></span>'
-
-
-def named_scores_html(scores: dict[str, float]) -> str:
-    if not scores:
-        return '<span class="skv-none">—</span>'
-    rows = [
-        f"<span>{esc(name)}</span>{mini_bar_html(value, name)}"
-        f'<span class="skv-num" data-score="{esc(name)}">{fmt_score(value)}</span>'
-        for name, value in scores.items()
-    ]
-    return f'<div class="skv-named">{"".join(rows)}</div>'
-
-
-def feedback_html(case: CaseResult, lang: str, clean: Clean | None = None) -> str:
-    if case.feedback is None:
-        return '<span class="skv-none">—</span>'
-    if not case.feedback:
-        return f'<span class="skv-none">{esc(t("view.empty_feedback", lang))}</span>'
-    text = bounded(case.feedback, lang, clean or Redactor(), FEEDBACK_CHARS)
-    return f'<div class="skv-feedback" data-feedback="{case.index}">{esc(text)}</div>'
-
-
-def measures_html(case: CaseResult, lang: str, cached_said: bool = False) -> str:
-    lines = [
-        (t("col.metric_ms", lang), fmt_ms(case.metric_ms, lang)),
-        (t("col.run_ms", lang), fmt_ms(case.run_ms, lang)),
-        (t("col.cost", lang), fmt_usd(case.cost_usd, lang)),
-    ]
-    if case.judge_cost_usd is not None:
-        lines.append((t("col.judge_cost", lang), fmt_usd(case.judge_cost_usd, lang)))
-    html = "<br>".join(f"<span>{esc(label)}</span> {esc(value)}" for label, value in lines)
-    if case.cached:  # the original run's time and cost: said in full on the first such row
-        said = t("value.cached_again" if cached_said else "value.cached", lang)
-        html += f"<br><span>({esc(said)})</span>"
-    return f'<div class="skv-measures">{html}</div>'
-
-
-def _failure_html(
-    case: CaseResult,
-    lang: str,
-    open_traceback: bool = True,
-    clean: Clean | None = None,
-    same_as: int | None = None,
-) -> str:
-    clean = clean or Redactor()
-    html = (
-        f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(failed_at_text(case, lang))}'
-        f"</b></span> "
-        f'<span class="skv-error">{esc(error_text(case, lang, clean, same_as))}</span>'
-    )
-    if case.traceback and same_as is None:
-        traceback = traceback_text(case, lang, clean)
-        html += (
-            f'<details class="skv-tb-box"{" open" if open_traceback else ""}>'
-            f"<summary>{esc(t('view.traceback', lang))}"
-            f'</summary><pre class="skv-tb">{esc(traceback)}</pre></details>'
-        )
-    return html
-
-
-_COLUMNS = ("case", "input", "output", "expected", "score", "feedback")
+# --- cases -------------------------------------------------------------------------
 
 
 def cases_html(
     cases: list[CaseResult],
     lang: str,
     *,
+    row: Callable[[CaseResult], str],
     summary: str = "",
     note: str = "",
-    row: Callable[[CaseResult, str], str] | None = None,
 ) -> str:
-    """The case table: one row per case, a second row with the failure when it failed."""
-    row = row or case_row_html
+    """The case table: ``row`` draws each case (``live_row_html``: a second row when it failed)."""
     parts = [STYLE, '<div class="skv skv-cases-box">']
     if summary:
         parts.append(f'<div class="skv-summary">{esc(summary)}</div>')
     if cases:
-        head = "".join(f"<th>{esc(t(COLUMN_TITLES[name], lang))}</th>" for name in _COLUMNS)
-        head += f"<th>{esc(t('view.col_measures', lang))}</th>"
-        rows = [row(case, lang) for case in cases]
+        rows = "".join(row(case) for case in cases)
         parts.append(
             '<div class="skv-scroll"><table class="skv-cases">'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
+            f"<thead><tr>{live_head_cells(lang)}</tr></thead><tbody>{rows}</tbody></table></div>"
         )
     if note:
         parts.append(f'<div class="skv-notes">{esc(note)}</div>')
@@ -270,66 +144,6 @@ def cases_html(
         parts.append(f'<div class="skv-notes skv-marks">{esc(marks_legend(lang))}</div>')
     parts.append("</div>")
     return "".join(parts)
-
-
-def score_class(score: float | None) -> str:
-    """The score's colour on its own scale: low, middle or high (not the contract's status)."""
-    level = score_level(score)
-    return f"skv-score-{level}" if level else ""
-
-
-def case_row_html(
-    case: CaseResult,
-    lang: str,
-    open_traceback: bool = True,
-    same_as: int | None = None,
-    cached_said: bool = False,
-    clean: Redactor | None = None,
-) -> str:
-    """One case's row (and its failure row); a long list keeps tracebacks folded.
-
-    ``same_as``: a case drawn above that failed the same way (its failure is said there).
-    ``clean``: a redactor the rows of one redraw share.
-
-    The first cell says whether the case kept the contract (a neutral mark when it
-    did: the score, coloured on its own scale, says how good the output is).
-    """
-    status = PASSED if case.passed else FAILED
-    title = t("view.case_held" if case.passed else "view.case_broke", lang)
-    failed = not case.passed
-    no_output = case.output is None and case.failed_step is not None
-    clean = clean or Redactor()  # the secrets gathered once for the row (or the redraw)
-    expected = value_html(case.expected, lang, missing=case.expected is None, clean=clean)
-    mark_class = "skv-held" if case.passed else "skv-fail"
-
-    def label(name: str) -> str:  # shown above the value when a narrow view stacks the cells
-        return f' data-label="{esc(name)}"'
-
-    cells = [
-        f'<td class="skv-mark skv-nowrap" title="{esc(title)}" data-contract="{status}">'
-        f'<span class="{mark_class}">{CASE_MARKS[status]}</span> {case.index}</td>',
-        f'<td class="skv-in"{label(t("col.input", lang))}>'
-        f"{value_html(case.input, lang, clean=clean)}</td>",
-        f'<td class="skv-val"{label(t("col.output", lang))}>'
-        f"{value_html(case.output, lang, missing=no_output, clean=clean)}</td>",
-        f'<td class="skv-val"{label(t("col.expected", lang))}>{expected}</td>',
-        f'<td class="skv-nowrap"{label(t("col.score", lang))}>'
-        f'<div class="skv-num skv-score {score_class(case.score)}">{esc(fmt_score(case.score))}'
-        f"</div>{named_scores_html(case.scores) if case.scores else ''}</td>",
-        f'<td class="skv-fb"{label(t("col.feedback", lang))}>'
-        f"{feedback_html(case, lang, clean)}</td>",
-        f'<td class="skv-nowrap"{label(t("view.col_measures", lang))}>'
-        f"{measures_html(case, lang, cached_said)}</td>",
-    ]
-    row_class = ' class="skv-has-sub"' if failed else ""
-    row = f'<tr data-case="{case.index}" data-status="{status}"{row_class}>{"".join(cells)}</tr>'
-    if failed:
-        failure = _failure_html(case, lang, open_traceback, clean, same_as)
-        row += (
-            f'<tr class="skv-sub" data-case-failure="{case.index}"><td></td>'
-            f'<td colspan="{len(_COLUMNS)}">{failure}</td></tr>'
-        )
-    return row
 
 
 # --- reward ------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import threading
 import traceback
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar, NamedTuple
 
 import ipywidgets as W
 
@@ -31,8 +32,18 @@ from ._throttle import GAP, Throttle
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
+class Drawing(NamedTuple):
+    """How a view draws its report: whole (its static copy), and its head and body live."""
+
+    whole: Callable[[Any], str]
+    head: Callable[[Any], str]
+    body: Callable[[Any], str]
+
+
 class OptimizeView(ShownTwice):
     """An optimizer run that updates in place; ``show()`` once, ``on_event`` as listener."""
+
+    drawing: ClassVar[Drawing] = Drawing(report_html, head_html, body_html)
 
     def __init__(
         self,
@@ -112,22 +123,13 @@ class OptimizeView(ShownTwice):
             data["text/html"] = f'<div class="skynet-optimize"><i>{esc(text)}</i></div>'
             data["text/plain"] = text
         else:
-            data["text/html"] = self._report_html(report)
+            data["text/html"] = self.drawing.whole(report)
             data["text/plain"] = str(report)
         return data
 
-    # What a view of another report (AlignView) draws instead.
+    # What a view of another report (AlignView) says and draws instead.
     def _running_text(self) -> str:
         return t("optimize.running", self.lang, name=self.metric_name)
-
-    def _report_html(self, report: Any) -> str:
-        return report_html(report)
-
-    def _head_html(self, report: Any) -> str:
-        return head_html(report)
-
-    def _body_html(self, report: Any) -> str:
-        return body_html(report)
 
     def close(self) -> None:
         self._throttle.cancel()
@@ -145,8 +147,8 @@ class OptimizeView(ShownTwice):
         if report is None:
             return 0
         try:
-            sent = set_value(self.head, self._head_html(report))
-            sent += set_value(self.body, self._body_html(report))
+            sent = set_value(self.head, self.drawing.head(report))
+            sent += set_value(self.body, self.drawing.body(report))
             sent += self._draw_progress(report)
         except Exception:  # a drawing bug must show, not vanish in a timer thread
             self.errors.append_stderr(traceback.format_exc())

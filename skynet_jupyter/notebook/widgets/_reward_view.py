@@ -8,6 +8,7 @@ Without a reward spec the same panel shows the named scores instead.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ipywidgets as W
 from ipywidgets.widgets.widget_button import ButtonStyle
@@ -180,7 +181,7 @@ class RewardPanel:
         if self.spec is not None:
             self.set_weights(*self._spec_weights())
 
-    def _moved(self, change: dict) -> None:
+    def _moved(self, change: dict[str, Any]) -> None:
         if not self._quiet:
             self._guard(self.render)
 
@@ -295,7 +296,14 @@ def reward_html(
     return "".join(parts)
 
 
-def _bar(index, found, run_ms, cost_usd, weights, lang) -> str:
+def _bar(
+    index: int,
+    found: tuple[float, float, float],
+    run_ms: float | None,
+    cost_usd: float | None,
+    weights: tuple[float, float, float],
+    lang: str,
+) -> str:
     raw = _html.raw_measures(run_ms, cost_usd, lang)
     label = f"{t('col.case', lang)} {index}"
     return _html.reward_bar_html(label, found, weights, raw, lang, case=index)

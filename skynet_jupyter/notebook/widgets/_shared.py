@@ -9,7 +9,7 @@ its own ``Layout``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import ipywidgets as W
 
@@ -22,7 +22,7 @@ def shared(key: str, make: Callable[[], _Model]) -> _Model:
     found = _made.get(key)
     if found is None or found.comm is None:  # closed (``Widget.close_all()``): make anew
         found = _made[key] = make()
-    return found
+    return cast("_Model", found)  # ipywidgets has no types: what `make` built, by its key
 
 
 def layout(**traits: object) -> W.Layout:
@@ -30,8 +30,9 @@ def layout(**traits: object) -> W.Layout:
     return shared(f"layout:{_key(traits)}", lambda: W.Layout(**traits))
 
 
-def style(kind: type[_Model], **traits: object) -> _Model:
+def style(kind: Callable[..., _Model], **traits: object) -> _Model:
     """A shared style of ``kind`` (``HTMLStyle``, ``SliderStyle``...) with ``traits``."""
+
     return shared(f"style:{kind.__name__}:{_key(traits)}", lambda: kind(**traits))
 
 

@@ -14,10 +14,10 @@ from the running sums (the same line as the finished report's
 from __future__ import annotations
 
 import heapq
-import math
 from array import array
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from operator import neg
+from typing import Any, Generic, TypeVar
 
 from ...core.contract import (
     FEEDBACK_ADVICE,
@@ -40,6 +40,8 @@ from ...core.report import (
 from ...core.reward import PARTS, RewardSpec
 from ...i18n import t
 from ...show.render import summary_text
+
+Item = TypeVar("Item")
 
 PENDING = StepStatus.PENDING
 ALL = "all"
@@ -88,31 +90,60 @@ class _Sum:
         return self.total / self.count if self.count else None
 
 
-class _Smallest:
-    """The ``size`` items with the smallest keys, kept as they arrive (a bounded max-heap).
+class _Smallest(Generic[Item]):
+    """The ``size`` items with the smallest ``key(item)``, kept as they arrive.
 
-    Keys go in negated, so the heap's top is the largest key kept; a new item
-    costs one comparison unless it belongs in.
+    A bounded max-heap: keys go in negated, so the heap's top is the largest key
+    kept; a new item costs its key and one comparison unless it belongs in.  The
+    order is the one ``key`` gives (the worst cases: ``report.worst_key``, the
+    same order as ``report.worst`` and ``select``).
     """
 
-    __slots__ = ("heap", "seen", "size")
+    __slots__ = ("heap", "key", "largest", "seen", "size")
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, key: Callable[[Item], tuple[float, ...]]) -> None:
         self.size = size
-        self.seen = 0
-        self.heap: list[tuple[tuple, int, Any]] = []
+        self.key = key
+        self.seen = 0  # items offered: the heap holds the smallest of all of them
+        self.heap: list[tuple[tuple[float, ...], int, Item]] = []
+        self.largest: tuple[float, ...] = ()  # the largest key kept, once the heap is full
 
-    def offer(self, negated_key: tuple, item: Any) -> None:
-        """Keep ``item`` if it is among the smallest (callers count it in ``seen``)."""
+    def offer(self, item: Item) -> None:
+        """Keep ``item`` if it is among the smallest so far."""
+        self.seen += 1
+        key = self.key(item)
         heap = self.heap
         if len(heap) < self.size:
-            heapq.heappush(heap, (negated_key, len(heap), item))
-        elif negated_key > heap[0][0]:
-            heapq.heapreplace(heap, (negated_key, len(heap), item))
+            heapq.heappush(heap, (_negated(key), len(heap), item))
+        elif key < self.largest:
+            heapq.heapreplace(heap, (_negated(key), len(heap), item))
+        else:
+            return  # most items of a big run: one comparison
+        if len(heap) == self.size:
+            self.largest = _negated(heap[0][0])
 
-    def items(self) -> list[Any]:
+    def items(self) -> list[Item]:
         """Smallest key first."""
         return [entry[2] for entry in sorted(self.heap, key=lambda e: e[0], reverse=True)]
+
+
+def _negated(key: tuple[float, ...]) -> tuple[float, ...]:
+    return tuple(map(neg, key))
+
+
+Parts = tuple[float, float, float]  # a reward's accuracy, speed and cost components
+Rewarded = tuple[CaseResult, Parts]
+
+
+def _reward_key(weights: Parts) -> Callable[[Rewarded], tuple[float, ...]]:
+    """The lowest rewards first under ``weights``, then by index (as ``lowest_rewards``)."""
+    wa, ws, wc = weights
+
+    def key(rewarded: Rewarded) -> tuple[float, ...]:
+        case, (acc, speed, cost) = rewarded
+        return (wa * acc + ws * speed + wc * cost, case.index)
+
+    return key
 
 
 WORST_ROWS = 20  # worst cases an evaluation lists
@@ -183,117 +214,72 @@ class LiveState:
         self.reward_cases: list[CaseResult] = []
         self.reward_parts = array("d")
         # Kept up to date case by case, so a flush of a big evaluation never sorts it.
-        self.worst = _Smallest(WORST_ROWS)
-        self.lowest = _Smallest(LOWEST_BARS)
-        self.lowest_weights: tuple[float, float, float] | None = None
+        self.worst: _Smallest[CaseResult] = _Smallest(WORST_ROWS, worst_key)
+        self.lowest_weights: Parts | None = None
         if spec is not None:
-            self.lowest_weights = tuple(spec.weights[p] for p in PARTS)  # type: ignore[assignment]
+            weights = spec.weights
+            self.lowest_weights = (weights["accuracy"], weights["speed"], weights["cost"])
+        self.lowest: _Smallest[Rewarded] = _Smallest(
+            LOWEST_BARS, _reward_key(self.lowest_weights or (0.0, 0.0, 0.0))
+        )
 
     # --- feeding ----------------------------------------------------------------
 
     def add_many(self, cases: Iterable[CaseResult]) -> None:
-        """Take finished cases (one tight loop: this runs for every case of a big run)."""
-        keep = self.results.append
-        failures, named = self.failures, self.named
-        reward, reward_part = self.reward_cases.append, self.reward_parts.append
-        track = self.kind != "check"  # a check lists its cases in order: nothing to rank
-        worst, worst_heap, worst_size = self.worst.offer, self.worst.heap, self.worst.size
-        weights = self.lowest_weights if track else None
-        lowest, lowest_heap, lowest_size = self.lowest.offer, self.lowest.heap, self.lowest.size
-        wa, ws, wc = weights or (0.0, 0.0, 0.0)
-        score_n = part_n = run_n = cost_n = seen = offered = parts_only_n = 0
-        retries = stand_ins = 0
-        score_sum = acc_sum = speed_sum = cost_part_sum = run_sum = cost_sum = 0.0
-        only_acc = only_speed = only_cost = 0.0
+        """Take finished cases (this runs for every case of a big run: O(1) each, lean)."""
+        keep, failures = self.results.append, self.failures
+        score, run_ms, cost_usd = self.score, self.run_ms, self.cost_usd
+        # A check lists its cases in order: nothing to rank.
+        rank = self.worst.offer if self.kind != "check" else None
         for case in cases:
             keep(case)
-            retries += case.retries
-            stand_ins += case.stand_in_calls
-            step = case.failed_step
-            if step is not None:
-                failed = failures.get(step)
-                if failed is None:
-                    failed = failures[step] = []
-                failed.append(case)
+            self.retries += case.retries
+            self.stand_in_calls += case.stand_in_calls
+            if case.failed_step is not None:
+                failures.setdefault(case.failed_step, []).append(case)
+            if rank is not None:
+                rank(case)
             value = case.score
-            if track:
-                # Keys are negated (see _Smallest); most cases lose at the first comparison.
-                seen += 1
-                rank = -(step is None)
-                if len(worst_heap) < worst_size:
-                    worst((rank, math.inf if value is None else -value, -case.index), case)
-                else:
-                    top = worst_heap[0][0]
-                    if rank >= top[0]:
-                        key = (rank, math.inf if value is None else -value, -case.index)
-                        if key > top:
-                            worst(key, case)
             if value is not None:
-                score_sum += value
-                score_n += 1
-                scores = case.scores
-                if scores:
-                    rewarded = "accuracy" in scores and "speed" in scores and "cost" in scores
-                    if not rewarded or len(scores) > 3:
-                        for name, number in scores.items():
-                            bucket = named.get(name)
-                            if bucket is None:
-                                bucket = named[name] = _Sum()
-                            bucket.total += number
-                            bucket.count += 1
-                    elif part_n == 0 and not self.parts_only.count:
-                        for name in scores:  # keep the names in the order the metric gave
-                            named.setdefault(name, _Sum())
-                    if rewarded:
-                        acc, speed, cost = scores["accuracy"], scores["speed"], scores["cost"]
-                        reward(case)
-                        reward_part(acc)
-                        reward_part(speed)
-                        reward_part(cost)
-                        acc_sum += acc
-                        speed_sum += speed
-                        cost_part_sum += cost
-                        part_n += 1
-                        if len(scores) == 3:  # named means come from the parts' sums
-                            parts_only_n += 1
-                            only_acc += acc
-                            only_speed += speed
-                            only_cost += cost
-                        if weights is not None:
-                            offered += 1
-                            mixed = -(wa * acc + ws * speed + wc * cost)
-                            if len(lowest_heap) < lowest_size or mixed >= lowest_heap[0][0][0]:
-                                low = (mixed, -case.index)
-                                if len(lowest_heap) < lowest_size or low > lowest_heap[0][0]:
-                                    lowest(low, (case, (acc, speed, cost)))
-            measured = case.run_ms
-            if measured is not None:
-                run_sum += measured
-                run_n += 1
-            measured = case.cost_usd
-            if measured is not None:
-                cost_sum += measured
-                cost_n += 1
-        if parts_only_n:
-            self.parts_only.count += parts_only_n
-            sums = self.parts_only_sums
-            sums[0] += only_acc
-            sums[1] += only_speed
-            sums[2] += only_cost
-        self.worst.seen += seen
-        self.lowest.seen += offered
-        self.retries += retries
-        self.stand_in_calls += stand_ins
-        for bucket, total, count in (
-            (self.score, score_sum, score_n),
-            (self.parts[0], acc_sum, part_n),
-            (self.parts[1], speed_sum, part_n),
-            (self.parts[2], cost_part_sum, part_n),
-            (self.run_ms, run_sum, run_n),
-            (self.cost_usd, cost_sum, cost_n),
-        ):
-            bucket.total += total
-            bucket.count += count
+                score.total += value  # the sums inline, not _Sum.add: the hot loop
+                score.count += 1
+                if case.scores:
+                    self._add_scores(case, ranked=rank is not None)
+            value = case.run_ms
+            if value is not None:
+                run_ms.total += value
+                run_ms.count += 1
+            value = case.cost_usd
+            if value is not None:
+                cost_usd.total += value
+                cost_usd.count += 1
+
+    def _add_scores(self, case: CaseResult, *, ranked: bool) -> None:
+        """A scored case's named scores, and its reward's parts when ``reward()`` made them."""
+        scores, named = case.scores, self.named
+        parts = components(case)
+        only_parts = parts is not None and len(scores) == 3
+        for name, number in scores.items():
+            bucket = named.get(name)  # not setdefault: no new _Sum per case in the hot loop
+            if bucket is None:
+                bucket = named[name] = _Sum()
+            if not only_parts:  # else their means come from the parts' sums (names kept in order)
+                bucket.total += number
+                bucket.count += 1
+        if parts is not None:
+            self._add_parts(case, parts, only=only_parts, ranked=ranked)
+
+    def _add_parts(self, case: CaseResult, parts: Parts, *, only: bool, ranked: bool) -> None:
+        self.reward_cases.append(case)
+        self.reward_parts.extend(parts)
+        for bucket, value in zip(self.parts, parts, strict=True):
+            bucket.add(value)
+        if only:  # named means come from the parts' sums
+            self.parts_only.count += 1
+            for position, value in enumerate(parts):
+                self.parts_only_sums[position] += value
+        if ranked and self.lowest_weights is not None:
+            self.lowest.offer((case, parts))
 
     @classmethod
     def from_report(cls, report: CheckReport, spec: RewardSpec | None = None) -> LiveState:

@@ -19,6 +19,7 @@ from ...core.reward import PARTS
 from ...core.secrets import Redactor
 from ...i18n import resolve_lang, t
 from ...run.engine import CaseFinished, CaseStarted, Event, Finished
+from ...show.case_columns import CaseRow, live_row_html
 from ...show.progress_line import progress_text, running_title
 from ...show.render import esc, headline, interrupted_line, means_parts
 from . import _html
@@ -350,7 +351,7 @@ class LiveView(ShownTwice):
             subtitle = state.summary()
             if report.interrupted:
                 subtitle += " · " + interrupted_line(report)
-        head = _html.head_html(title, status, subtitle, state.steps(), lang, clean)
+        head = _html.live_head_html(title, status, subtitle, state.steps(), lang, clean)
         return self._outputs.hide_css() + head
 
     def _progress_wanted(self) -> tuple[dict[str, Any], str | None]:
@@ -421,7 +422,7 @@ class LiveView(ShownTwice):
             note = t("view.no_cases", lang)
         clean = clean or Redactor()
         return _html.cases_html(
-            cases, lang, summary=summary, note=note, row=lambda c, la: self._row(c, la, clean)
+            cases, lang, summary=summary, note=note, row=lambda case: self._row(case, lang, clean)
         )
 
     def _row(self, case: CaseResult, lang: str, clean: Redactor) -> str:
@@ -430,13 +431,15 @@ class LiveView(ShownTwice):
         if cached is None or cached[0] is not case or cached[1] != lang:
             if not self._rows:  # drawn afresh: a repeated failure points to a row drawn now
                 self._same = SameErrors()
-            row = _html.case_row_html(
-                case,
-                lang,
-                open_traceback=self._state.kind == "check",
-                same_as=self._same.of(case),
-                cached_said=self._same.cached_said(case),
-                clean=clean,
+            row = live_row_html(
+                CaseRow(
+                    case,
+                    lang,
+                    clean,
+                    same_as=self._same.of(case),
+                    cached_said=self._same.cached_said(case),
+                    open_traceback=self._state.kind == "check",
+                )
             )
             cached = self._rows[case.index] = (case, lang, row)
         return cached[2]
