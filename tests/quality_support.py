@@ -118,6 +118,18 @@ def quality_shell(tmp_path: Any, monkeypatch: Any) -> Iterator[InteractiveShell]
         yield shell
 
 
+@contextlib.contextmanager
+def labelled_shell(tmp_path: Any, monkeypatch: Any) -> Iterator[InteractiveShell]:
+    """``quality_shell`` with human labels (``labelled``: pass, fail, ... in a ``human``
+    column) and two registered metrics: the exact one (default) and ``lenient``."""
+    with quality_shell(tmp_path, monkeypatch) as shell:
+        labelled = [dict(row, human="pass" if i % 2 else "fail") for i, row in enumerate(TICKETS)]
+        shell.user_ns.update(labelled=labelled)
+        register(shell, EXACT)
+        register(shell, CONTAINS, "lenient")
+        yield shell
+
+
 def cell(shell: InteractiveShell, source: str) -> tuple[Any, Any]:
     """Run a cell as a notebook would; (its result, what it printed and displayed)."""
     with capture_output() as captured:

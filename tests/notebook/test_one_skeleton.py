@@ -26,7 +26,7 @@ from skynet_jupyter.notebook.widgets import LiveView
 from skynet_jupyter.notebook.widgets._align_view import AlignView
 from skynet_jupyter.notebook.widgets._optimize_view import OptimizeView
 from skynet_jupyter.notebook.widgets._quality_views import QualityView
-from tests.quality_support import CONTAINS, EXACT, TICKETS, quality_shell, register
+from tests.quality_support import labelled_shell
 
 ROWS = "--outputs label --output-column label"
 RUN = "--outputs label --run classify --artifact prompt"
@@ -84,11 +84,7 @@ USAGE_ERRORS = {
 
 @pytest.fixture
 def shell(tmp_path, monkeypatch):
-    with quality_shell(tmp_path, monkeypatch) as shell:
-        labelled = [dict(row, human="pass" if i % 2 else "fail") for i, row in enumerate(TICKETS)]
-        shell.user_ns.update(labelled=labelled)
-        register(shell, EXACT)
-        register(shell, CONTAINS, "lenient")
+    with labelled_shell(tmp_path, monkeypatch) as shell:
         yield shell
 
 

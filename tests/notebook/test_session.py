@@ -19,7 +19,7 @@ from IPython.core.error import UsageError
 import skynet_jupyter
 from skynet_jupyter.i18n import current_lang
 from skynet_jupyter.notebook import names
-from tests.quality_support import CONTAINS, EXACT, TICKETS, quality_shell, register
+from tests.quality_support import TICKETS, labelled_shell
 
 NOTEBOOK = Path(skynet_jupyter.__file__).parent / "notebook"
 ROWS = "--outputs label --output-column label"
@@ -27,11 +27,7 @@ ROWS = "--outputs label --output-column label"
 
 @pytest.fixture
 def shell(tmp_path, monkeypatch):
-    with quality_shell(tmp_path, monkeypatch) as shell:
-        labelled = [dict(row, human="pass" if i % 2 else "fail") for i, row in enumerate(TICKETS)]
-        shell.user_ns.update(labelled=labelled)
-        register(shell, EXACT)
-        register(shell, CONTAINS, "lenient")
+    with labelled_shell(tmp_path, monkeypatch) as shell:
         yield shell
 
 

@@ -19,7 +19,10 @@ import pytest
 import skynet_jupyter as sj
 from skynet_jupyter.quality import AgreementReport, CompareReport, ProbeReport, StabilityReport
 from tests.conftest import require_module
-from tests.quality_support import CONTAINS, EXACT, TICKETS, cell, quality_shell, register
+from tests.quality_support import (
+    cell,
+    labelled_shell,
+)
 
 ROWS = "--outputs label --output-column label"
 MAGICS = {
@@ -56,11 +59,8 @@ def propose(instructions, _input=None):
 
 @pytest.fixture
 def shell(tmp_path, monkeypatch):
-    with quality_shell(tmp_path, monkeypatch) as shell:
-        labelled = [dict(row, human="pass" if i % 2 else "fail") for i, row in enumerate(TICKETS)]
-        shell.user_ns.update(labelled=labelled, reflection=sj.StandInModel(propose, tag=""))
-        register(shell, EXACT)
-        register(shell, CONTAINS, "lenient")
+    with labelled_shell(tmp_path, monkeypatch) as shell:
+        shell.user_ns.update(reflection=sj.StandInModel(propose, tag=""))
         yield shell
 
 
