@@ -16,16 +16,16 @@ them, before and after, is the proof (``AlignReport.before`` / ``.after``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
-from typing import Any
+import inspect
+from collections.abc import Callable
+from typing import Any, Unpack
 
 from ..core.dataset import Case, DataError
+from ..core.keywords import OPTIMIZER, OptimizerKeywords
 from ..core.metric import Metric
-from ..core.model_settings import ModelSettings
 from ..core.options import RunOptions, speaks_its_options_language
 from ..i18n import current_lang, t
-from ..optimizers.gepa_adapter import ReflectionModel, import_gepa, options_apart
+from ..optimizers.gepa_adapter import ReflectionModel, import_gepa
 from ..optimizers.optimize import (
     check_stops,
     chosen_reflection_model,
@@ -47,21 +47,13 @@ __all__ = ["MIN_LABELS", "align", "align_with"]
 MIN_LABELS = 10  # fewer human labels say nothing held-out (MLflow's align asks as many)
 
 
+@OPTIMIZER.signed
 def align(
     metric: Metric | Callable[..., Any] | str,
     data: Any,
     labels: str,
     prompt: str = "JUDGE",
     *,
-    outputs: str | Sequence[str] | None = None,
-    inputs: str | Sequence[str] | None = None,
-    split: str | None = None,
-    run: Callable[[Any, Any], Any] | str | None = None,
-    artifact: Any = None,
-    output_column: str | None = None,
-    cases: int | None = None,
-    json_columns: str | Sequence[str] | None = None,
-    dtype: Any = None,
     threshold: float = 0.5,
     rationale: str | None = None,
     reflection_model: Any = None,
@@ -69,15 +61,9 @@ def align(
     max_cost: float | None = None,
     val: float | int | None = None,
     seed: int = 0,
-    timeout: float = 60,
-    run_timeout: float | None = None,
-    isolation: str | None = None,
-    concurrency: int = 8,
-    executor: Executor | None = None,
-    lang: str | None = None,
-    models: ModelSettings | None = None,
     run_cache: RunCache | None = None,
     on_event: AlignListener | None = None,
+    **options: Unpack[OptimizerKeywords],
 ) -> AlignReport:
     """Rewrite the judge's instructions (the metric's string ``prompt``) until it agrees
     with the human labels in column ``labels``, and prove it on held-out cases.
@@ -93,27 +79,8 @@ def align(
     configured one.  Returns an :class:`AlignReport`; ``report.save(path)``
     writes the metric with the new instructions.
     """
-    options, own = options_apart(locals(), _OWN_KEYWORDS)
-    metric, data = own.pop("metric"), own.pop("data")
-    return align_with(metric, data, options, **own)
-
-
-# align's keywords that are not run options: align_with's own, and what it is given.
-_OWN_KEYWORDS = (
-    "metric",
-    "data",
-    "labels",
-    "prompt",
-    "threshold",
-    "rationale",
-    "reflection_model",
-    "budget",
-    "max_cost",
-    "val",
-    "seed",
-    "run_cache",
-    "on_event",
-)
+    own = {name: value for name, value in locals().items() if name in _OWN_KEYWORDS}
+    return align_with(metric, data, OPTIMIZER.options("align", options), **own)
 
 
 @speaks_its_options_language
@@ -174,6 +141,10 @@ def align_with(
     _search(report, adapter, reflection, train, held, max_cost, seed, on_event)
     report.elapsed_s = _scoring.clock() - started
     return report
+
+
+# align's keywords besides the metric, the data and the run options: align_with's own.
+_OWN_KEYWORDS = frozenset(inspect.signature(align_with).parameters) - {"metric", "data", "options"}
 
 
 def _refuse_bad_arguments(

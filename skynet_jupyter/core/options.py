@@ -1,7 +1,8 @@
 """The options of a run, checked once: ``RunOptions``.
 
-``check`` and ``evaluate`` take their options as keyword arguments (their
-public signatures); the magics and ``skynet-check`` parse theirs from a line.
+``check``, ``evaluate``, the quality tools and ``align`` take their options as keyword
+arguments (declared once, in ``core/keywords.py``); the magics and ``skynet-check`` parse
+theirs from a line.
 All of them build one frozen :class:`RunOptions` and hand it on as it is (to
 ``run.engine.execute``), and every rule on options lives here, in
 :meth:`RunOptions.__post_init__`: the time limits' ranges, the isolation and
@@ -18,7 +19,6 @@ and :meth:`OptionError.for_cli` give the same rule in their words.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import math
 from collections.abc import Callable, Sequence
@@ -291,20 +291,6 @@ class RunOptions:
     models: ModelSettings | None = None
 
     @classmethod
-    def evaluating(cls, function: str, /, **options: Any) -> RunOptions:
-        """``evaluate``'s options from its keywords, with its defaults for the others.
-
-        For the functions that take ``evaluate``'s options as ``**options``
-        (``probe``, ``stability``, ``agreement``, ``compare``): a keyword that is
-        none of them is refused as Python refuses one, naming ``function``
-        (not this class, which the user never called), with the nearest option.
-        """
-        unknown = [name for name in options if name not in _GIVEN_NAMES]
-        if unknown:
-            raise TypeError(unknown_keyword(function, unknown[0], options.get("lang")))
-        return cls.given(**{"concurrency": EVAL_CONCURRENCY, **options})
-
-    @classmethod
     def given(
         cls,
         *,
@@ -351,18 +337,6 @@ class RunOptions:
     def limits(self) -> Limits:
         """The runner's time limits."""
         return Limits(metric=float(self.timeout), run=float(self.run_timeout))
-
-
-# The keywords RunOptions.given takes: its fields (``sample`` among them).
-_GIVEN_NAMES = frozenset(RunOptions.__dataclass_fields__)
-
-
-def unknown_keyword(function: str, name: str, lang: str | None = None) -> str:
-    """Python's own sentence for an unexpected keyword, with the nearest option if one is close."""
-    language = resolve_lang(lang)
-    close = difflib.get_close_matches(name, sorted(_GIVEN_NAMES), n=1)
-    hint = t("magic.did_you_mean", language, name=close[0]) if close else ""
-    return t("options.unknown_keyword", language, function=function, name=name) + hint
 
 
 _Params = ParamSpec("_Params")

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Unpack
 
 from ..core.dataset import DataError, load_cases
+from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, finite_number, speaks_its_options_language
 from ..i18n import t
 from ..run.engine import RunCache
@@ -422,6 +423,7 @@ def human_columns(
     return rows, options
 
 
+@EVALUATE.signed
 def agreement(
     metric: Any,
     data: Any,
@@ -431,7 +433,7 @@ def agreement(
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
     human: str | None = None,
-    **options: Any,
+    **options: Unpack[EvalKeywords],
 ) -> AgreementReport:
     """Compare the metric's scores with the human labels in column ``labels`` of the data
     (``"human"`` by default; ``human=`` is its older name, as ``sj.align``'s ``labels=``).
@@ -441,7 +443,7 @@ def agreement(
     ``.pearson``.  The human column is never passed to the metric.  Options are
     those of :func:`~skynet_jupyter.evaluate`.
     """
-    checked = RunOptions.evaluating("agreement", **options)
+    checked = EVALUATE.options("agreement", options)
     return agreement_with(
         metric,
         data,

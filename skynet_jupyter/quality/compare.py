@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
+from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, speaks_its_options_language
 from ..core.report import CaseResult
 from ..core.reward import PARTS
@@ -254,6 +255,7 @@ def _name(given: Any, loaded: Any) -> str:
     return str(loaded.name)
 
 
+@EVALUATE.signed
 def compare(
     metric_a: Any,
     metric_b: Any,
@@ -262,7 +264,7 @@ def compare(
     names: tuple[str, str] | None = None,
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
-    **options: Any,
+    **options: Unpack[EvalKeywords],
 ) -> CompareReport:
     """Score the same outputs with two metrics and show what changed, case by case.
 
@@ -270,7 +272,7 @@ def compare(
     or ``output_column``).  ``names`` labels the two sides (default: the
     metrics' names).  Options are those of :func:`~skynet_jupyter.evaluate`.
     """
-    checked = RunOptions.evaluating("compare", **options)
+    checked = EVALUATE.options("compare", options)
     return compare_with(
         metric_a, metric_b, data, checked, names=names, run_cache=run_cache, on_event=on_event
     )

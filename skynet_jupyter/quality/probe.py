@@ -15,8 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
+from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, speaks_its_options_language
 from ..core.probe_ids import PROBES
 from ..core.report import CaseResult
@@ -426,6 +427,7 @@ def _chosen(probes: Sequence[str] | str | None, lang: str) -> list[str]:
     return [p for p in PROBES if p in names or p == "expected"]
 
 
+@EVALUATE.signed
 def probe(
     metric: Any,
     data: Any,
@@ -433,7 +435,7 @@ def probe(
     probes: Sequence[str] | str | None = None,
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
-    **options: Any,
+    **options: Unpack[EvalKeywords],
 ) -> ProbeReport:
     """Score synthetic outputs a good metric must rank low; report what an optimizer could game.
 
@@ -448,7 +450,7 @@ def probe(
     the case's expected output, or to its own real output, or (``other_case``)
     taken from a case with the same expected value, is not counted.
     """
-    checked = RunOptions.evaluating("probe", **options)
+    checked = EVALUATE.options("probe", options)
     return probe_with(metric, data, checked, probes=probes, run_cache=run_cache, on_event=on_event)
 
 

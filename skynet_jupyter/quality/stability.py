@@ -16,8 +16,9 @@ import math
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Unpack
 
+from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import MAX_REPEATS, RunOptions, refuse_count, speaks_its_options_language
 from ..i18n import t
 from ..run.engine import RunCache
@@ -236,6 +237,7 @@ def fresh_model_calls() -> Iterator[bool]:
             litellm.cache = saved  # type: ignore[union-attr]
 
 
+@EVALUATE.signed
 def stability(
     metric: Any,
     data: Any,
@@ -243,7 +245,7 @@ def stability(
     *,
     run_cache: RunCache | None = None,
     on_event: _scoring.Listener | None = None,
-    **options: Any,
+    **options: Unpack[EvalKeywords],
 ) -> StabilityReport:
     """Score the same outputs ``repeats`` times and report how often a case's score changes.
 
@@ -254,7 +256,7 @@ def stability(
     cases x repeats at most 200,000 metric calls (refused before the repeats).
     A case the metric never scored is said first, and the report does not pass.
     """
-    checked = RunOptions.evaluating("stability", **options)
+    checked = EVALUATE.options("stability", options)
     return stability_with(
         metric, data, checked, repeats=repeats, run_cache=run_cache, on_event=on_event
     )

@@ -15,10 +15,9 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from copy import deepcopy
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Unpack
 
 from ..core.contract import (
     METRIC_LOADS,
@@ -28,13 +27,11 @@ from ..core.contract import (
     ContractError,
 )
 from ..core.dataset import NO_OUTPUT, Case, Cases, inputs_note, load_cases, pick_cases
+from ..core.keywords import CHECK, EVALUATE, CheckKeywords, EvalKeywords
 from ..core.metric import Metric, load_function, load_metric
 from ..core.model_settings import ModelSettings
 from ..core.observation import Observation
 from ..core.options import (
-    CHECK_CASES,
-    EVAL_CONCURRENCY,
-    RUN_TIMEOUT,
     Isolation,
     Kind,
     Limits,
@@ -505,38 +502,14 @@ def _tell(on_event: Listener, event: Event, report: CheckReport) -> None:
         raise
 
 
-# What check and evaluate take besides their options: every other keyword is a RunOptions
-# field, given as it is (tests/core/test_options.py holds the signatures to the fields).
-_NOT_OPTIONS = frozenset({"metric", "data", "on_event", "run_cache"})
-
-
-def _options_in(arguments: dict[str, Any]) -> dict[str, Any]:
-    """The run options among a call's own arguments (``locals()`` on its first line)."""
-    return {name: value for name, value in arguments.items() if name not in _NOT_OPTIONS}
-
-
+@CHECK.signed
 def check(
     metric: Metric | Callable[..., Any] | str,
     data: Any,
     *,
-    outputs: str | Sequence[str] | None = None,
-    inputs: str | Sequence[str] | None = None,
-    split: str | None = None,
-    run: Callable[[Any, Any], Any] | str | None = None,
-    artifact: Any = None,
-    output_column: str | None = None,
-    cases: int | None = CHECK_CASES,
-    timeout: float = 60,
-    lang: str | None = None,
     on_event: Listener | None = None,
-    sample: str = "first",
-    seed: int | None = None,
-    models: ModelSettings | None = None,
     run_cache: RunCache | None = None,
-    run_timeout: float = RUN_TIMEOUT,
-    isolation: str = "thread",
-    json_columns: str | Sequence[str] | None = None,
-    dtype: Any = None,
+    **options: Unpack[CheckKeywords],
 ) -> CheckReport:
     """The contract check: run the metric on the first ``cases`` cases (3).
 
@@ -558,34 +531,18 @@ def check(
     pandas the types of CSV/TSV columns (otherwise every cell is text, as
     written): see :func:`~skynet_jupyter.load_cases`.
     """
-    options = RunOptions.given(**_options_in(locals()))
-    return execute("check", metric, data, options, on_event=on_event, run_cache=run_cache)
+    checked = CHECK.options("check", options)
+    return execute("check", metric, data, checked, on_event=on_event, run_cache=run_cache)
 
 
+@EVALUATE.signed
 def evaluate(
     metric: Metric | Callable[..., Any] | str,
     data: Any,
     *,
-    outputs: str | Sequence[str] | None = None,
-    inputs: str | Sequence[str] | None = None,
-    split: str | None = None,
-    run: Callable[[Any, Any], Any] | str | None = None,
-    artifact: Any = None,
-    output_column: str | None = None,
-    cases: int | None = None,
-    timeout: float = 60,
-    lang: str | None = None,
     on_event: Listener | None = None,
-    concurrency: int = EVAL_CONCURRENCY,
-    executor: Executor | None = None,
-    sample: str = "first",
-    seed: int | None = None,
-    models: ModelSettings | None = None,
     run_cache: RunCache | None = None,
-    run_timeout: float = RUN_TIMEOUT,
-    isolation: str = "thread",
-    json_columns: str | Sequence[str] | None = None,
-    dtype: Any = None,
+    **options: Unpack[EvalKeywords],
 ) -> EvalReport:
     """Every case (or the first ``cases``), ``concurrency`` at a time, or on ``executor``.
 
@@ -595,7 +552,7 @@ def evaluate(
     ``isolation="process"`` runs ``concurrency`` worker processes; it does not
     combine with ``executor`` (whose workers are the executor's).
     """
-    options = RunOptions.given(**_options_in(locals()))
-    report = execute("eval", metric, data, options, on_event=on_event, run_cache=run_cache)
+    checked = EVALUATE.options("evaluate", options)
+    report = execute("eval", metric, data, checked, on_event=on_event, run_cache=run_cache)
     assert isinstance(report, EvalReport)
     return report

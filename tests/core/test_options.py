@@ -15,6 +15,7 @@ import skynet_jupyter as sj
 from skynet_jupyter import cli
 from skynet_jupyter.cli.exits import EXIT_USAGE
 from skynet_jupyter.core.dataset import DataError, load_cases, pick_cases
+from skynet_jupyter.core.keywords import EVALUATE
 from skynet_jupyter.core.options import (
     Isolation,
     Limits,
@@ -175,7 +176,7 @@ def test_fields_are_exactly_the_keywords_of_check_and_evaluate():
         names = set(inspect.signature(function).parameters) - skipped
         assert fields - extra == names
     # evaluate's defaults are the options' own, but for how many cases run at once.
-    options = RunOptions.evaluating("evaluate", output_column="label")
+    options = EVALUATE.options("evaluate", {"output_column": "label"})
     defaults = inspect.signature(sj.evaluate).parameters
     for name in fields - {"lang", "output_column"}:
         assert getattr(options, name) == defaults[name].default, name

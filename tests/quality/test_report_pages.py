@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 
 import skynet_jupyter as sj
-from skynet_jupyter.core.options import RunOptions
+from skynet_jupyter.core.keywords import EVALUATE
 from skynet_jupyter.core.report import CaseResult, Step
 from skynet_jupyter.i18n import t
 from skynet_jupyter.quality import Phase, _scoring
@@ -100,7 +100,7 @@ def test_after_an_interrupted_first_pass_nothing_more_is_scored():
         steps=[Step("metric_loads", "Metric loads", "passed")], cases=[case], interrupted=True
     )
     metric = _scoring.load(exact, "en")
-    options = RunOptions.evaluating("agreement", output_column="said")
+    options = EVALUATE.options("agreement", {"output_column": "said"})
     seen = {}
     for base in (stopped, dataclasses.replace(stopped, interrupted=False)):
         events: list[object] = []
