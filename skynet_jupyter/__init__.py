@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from .notebook.check_failed import CheckFailed
     from .optimizers.gepa_adapter import to_gepa_adapter
     from .optimizers.optimize import OptimizeReport, optimize
+    from .optimizers.race import race
+    from .optimizers.race_report import RaceReport
     from .quality import (
         AgreementReport,
         CompareReport,
@@ -97,6 +99,7 @@ _LAZY = {
     "ModelSettings": "core.model_settings",
     "Observation": "core.observation",
     "OptimizeReport": "optimizers.optimize",
+    "RaceReport": "optimizers.race_report",
     "ProbeReport": "quality",
     "RewardSpec": "core.reward",
     "RunCache": "run.engine",
@@ -113,6 +116,7 @@ _LAZY = {
     "load_example": "core.dataset",
     "load_metric": "core.metric",
     "optimize": "optimizers.optimize",
+    "race": "optimizers.race",
     "probe": "quality",
     "run_case": "run.engine",
     "stability": "quality",
@@ -144,6 +148,7 @@ __all__ = [
     "Observation",
     "OptimizeReport",
     "ProbeReport",
+    "RaceReport",
     "RewardSpec",
     "RunCache",
     "StabilityReport",
@@ -162,6 +167,7 @@ __all__ = [
     "load_metric",
     "optimize",
     "probe",
+    "race",
     "run_case",
     "stability",
     "to_dspy_metric",

@@ -112,3 +112,100 @@ def replies(*, with_reasons: bool = True) -> list[dict[str, Any]]:
 
 def judge_model() -> sj.StandInModel:
     return sj.StandInModel(follow_rules, name="rule-following judge")
+
+
+# --- A scripted judge: how it answers each case is written down per version of its text ---
+
+# The instructions carry their version ("Version 0." first); each proposal is the next one.
+SCRIPTED_METRIC = """from skynet import llm
+
+JUDGE = "Answer PASS or FAIL. Version 0."
+
+
+def score(input, output, expected=None):
+    verdict = str(llm(JUDGE, input={"reply": output}))
+    word = verdict.split(".")[0].strip().upper()
+    if word not in ("PASS", "FAIL"):
+        raise ValueError("The judge's reply is neither PASS nor FAIL: " + verdict)
+    return (PASS_SCORE if word == "PASS" else 0.0), {"feedback": verdict}
+
+
+PASS_SCORE = 1.0
+"""
+
+VERSION = re.compile(r"Version (\d+)\.")
+CASE_MARK = re.compile(r"reply #(\d+):")
+BEHAVIOURS = ("right", "wrong", "raising", "unparsable")
+
+
+def scripted_rows(humans: list[str]) -> list[dict[str, Any]]:
+    """One row per label; each reply names its case ("reply #7:"), so a prompt shows it."""
+    return [{"reply": f"reply #{i}: a reply", "human": label} for i, label in enumerate(humans)]
+
+
+class ScriptedJudge:
+    """The stand-in judge: version ``v`` of the instructions answers case ``c`` as
+    ``behave(v, c)`` says: right, wrong, raising (the call fails) or unparsable (a reply
+    the metric cannot read, so it raises).  ``calls`` lists each (version, case) judged."""
+
+    def __init__(self, humans: list[str], behave: Any) -> None:
+        self.humans = humans
+        self.behave = behave
+        self.calls: list[tuple[int, int]] = []
+
+    def __call__(self, instructions: str, input: Any = None) -> str:
+        found = VERSION.search(instructions)
+        version = int(found.group(1)) if found else -1
+        mark = CASE_MARK.search(str(input["reply"]))
+        assert mark is not None
+        case = int(mark.group(1))
+        self.calls.append((version, case))
+        how = self.behave(version, case)
+        human = self.humans[case]
+        if how == "right":
+            return f"{human.upper()}. As the human would say."
+        if how == "wrong":
+            return f"{'FAIL' if human == 'pass' else 'PASS'}. Not what the human would say."
+        if how == "unparsable":
+            return "Hmm, it is hard to say."
+        raise RuntimeError("the judge's connection broke")
+
+
+class NextVersion:
+    """The stand-in reflection model: proposes the next version of the instructions, and
+    keeps every prompt it was sent."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str, _input: Any = None) -> str:
+        self.prompts.append(prompt)
+        current = prompt.split("```", 2)[1]
+        found = VERSION.search(current)
+        version = int(found.group(1)) if found else 0
+        return f"```\nAnswer PASS or FAIL. Version {version + 1}.\n```"
+
+
+def scripted_align(
+    humans: list[str], behave: Any, metric: str = SCRIPTED_METRIC, **options: Any
+) -> tuple[sj.AlignReport, ScriptedJudge, NextVersion]:
+    """``sj.align`` of the scripted judge on ``humans``' labels (budget 60 unless given)."""
+    judge, writer = ScriptedJudge(humans, behave), NextVersion()
+    settings: dict[str, Any] = dict(
+        labels="human",
+        output_column="reply",
+        reflection_model=sj.StandInModel(writer, name="next version"),
+        budget=60,
+        models=sj.ModelSettings(metric_model=sj.StandInModel(judge, name="scripted judge")),
+    )
+    settings.update(options)
+    report = sj.align(metric, scripted_rows(humans), **settings)
+    return report, judge, writer
+
+
+def split_positions(count: int, val: Any, seed: int) -> tuple[list[int], list[int]]:
+    """(training, held-out) positions of ``count`` cases, as align splits them."""
+    from skynet_jupyter.optimizers.optimize import split_cases
+
+    train, held = split_cases(list(range(count)), val, seed)  # type: ignore[arg-type]
+    return list(train), list(held)

@@ -17,7 +17,7 @@ them, before and after, is the proof (``AlignReport.before`` / ``.after``).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Unpack
 
 from ..core.dataset import Case, DataError
@@ -110,7 +110,9 @@ def align_with(
     reflection = ReflectionModel(chosen_reflection_model(reflection_model, options.models))
     humans, options = _human_labels(data, options, labels, rationale, float(threshold))
     wanted = [case for case in chosen_cases(data, options) if case.index in humans.labels]
-    _enough(humans, len(wanted))
+    # Only the cases used (cases=, split=) count: their labels, their range, their refusals.
+    humans = humans.only([case.index for case in wanted])
+    _enough(humans, humans.labels)
 
     # The old instructions judge every labelled case once: the held-out "before", and the
     # outputs every candidate judges again (run is never called again).
@@ -120,7 +122,7 @@ def align_with(
     judged = [r for r in first.cases if _scoring.has_output(r)]
     if first.interrupted:
         raise KeyboardInterrupt
-    _enough(humans, len(judged))
+    _enough(humans, [r.index for r in judged])
     known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
     train, held = split_cases(known, val, seed)
 
@@ -270,13 +272,14 @@ def _human_labels(
     return HumanLabels(column, kind, threshold, labels, values, reasons), options
 
 
-def _enough(humans: HumanLabels, count: int) -> None:
-    """Ten labelled cases or more, not all with the same label: else one sentence."""
+def _enough(humans: HumanLabels, cases: Collection[int]) -> None:
+    """Ten labelled ``cases`` or more, not all with the same label: else one sentence."""
+    count = len(cases)
     if count < MIN_LABELS:
         raise DataError(
             t("align.too_few_labels", count=count, column=humans.column, least=MIN_LABELS)
         )
-    values = set(humans.values.values())
+    values = {humans.values[case] for case in cases}
     if len(values) == 1:
         (value,) = values
         shown = humans.word(value, current_lang()) if humans.kind == BINARY else fmt_score(value)

@@ -13,7 +13,7 @@ judge's cost are the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ from ..run.engine import Listener, execute_cases
 from ..show.formats import fmt_score
 from .judge_prompt import JudgePrompt
 
-__all__ = ["COMPONENT", "HumanLabels", "JudgeAdapter"]
+__all__ = ["COMPONENT", "HeldOutAgreement", "HumanLabels", "JudgeAdapter"]
 
 COMPONENT = "instructions"  # the candidate's one text, in GEPA's terms
 
@@ -54,6 +54,18 @@ class HumanLabels:
     labels: dict[int, Any]
     values: dict[int, float]
     reasons: dict[int, str] = field(default_factory=dict)
+
+    def only(self, cases: Sequence[int]) -> HumanLabels:
+        """The labels of ``cases`` only (the cases the run uses: ``cases=``, ``split=``)."""
+        kept = set(cases)
+        return HumanLabels(
+            self.column,
+            self.kind,
+            self.threshold,
+            {c: v for c, v in self.labels.items() if c in kept},
+            {c: v for c, v in self.values.items() if c in kept},
+            {c: v for c, v in self.reasons.items() if c in kept},
+        )
 
     @property
     def low(self) -> float:
@@ -99,17 +111,20 @@ class HumanLabels:
             words += " " + t("align.fb_reason", lang, rationale=reason)
         return agreement, words
 
-    def report(self, metric_name: str, results: Sequence[CaseResult], lang: str) -> AgreementReport:
-        """``sj.agreement``'s report of ``results`` (cases scored by one judge)."""
+    def report(
+        self, metric_name: str, results: Sequence[CaseResult], lang: str
+    ) -> HeldOutAgreement:
+        """``sj.agreement``'s report of ``results`` (cases scored by one judge), where a
+        case the judge failed on counts as a disagreement (:class:`HeldOutAgreement`)."""
         scored = [r for r in results if r.passed and r.score is not None]
-        report = AgreementReport(
+        report = HeldOutAgreement(
             metric_name=metric_name,
             lang=lang,
             human=self.column,
             threshold=self.threshold,
             kind=self.kind,
-            labels={r.index: self.labels[r.index] for r in scored},
-            values={r.index: self.values[r.index] for r in scored},
+            labels={r.index: self.labels[r.index] for r in results},
+            values={r.index: self.values[r.index] for r in results},
             scores={r.index: float(r.score or 0.0) for r in scored},
             feedbacks={r.index: r.feedback for r in scored},
             failed=tuple(r.index for r in results if not (r.passed and r.score is not None)),
@@ -118,6 +133,40 @@ class HumanLabels:
         )
         report.disagreements = disagreements_of(report)
         return report
+
+
+class HeldOutAgreement(AgreementReport):
+    """``sj.agreement``'s report of the held-out cases, where a case the judge failed on
+    (it raised, or replied what the metric cannot read) is a disagreement, never a case
+    left out: the measures of the old and the new instructions cover the same cases.
+
+    ``labels`` and ``values`` hold the failed cases too; ``scores`` only the scored ones.
+    Pass/fail labels: a failure is the verdict opposite to the human's.  Numeric labels:
+    a failure ranks at the far end from the human's label (below every score for a label
+    in the upper half of the range, above every score otherwise).
+    """
+
+    def _verdicts(self) -> list[tuple[int, int]]:
+        pairs = super()._verdicts()
+        if self.kind != BINARY:
+            return pairs
+        return pairs + [(int(self.values[c]), 1 - int(self.values[c])) for c in self.failed]
+
+    def _correlation(self, measure: Callable[[list[float], list[float]], float]) -> float | None:
+        if not self.failed or self.kind == BINARY:
+            return super()._correlation(measure)
+        cases = [*self.scores, *self.failed]
+        if len(cases) < 2:
+            return None
+        values = [self.values[c] for c in cases]
+        middle = (min(values) + max(values)) / 2
+        seen = list(self.scores.values()) or [0.0, 1.0]
+        low, high = min(seen) - 1.0, max(seen) + 1.0
+        scores = [
+            self.scores[c] if c in self.scores else (low if self.values[c] >= middle else high)
+            for c in cases
+        ]
+        return measure(values, scores)
 
 
 class JudgeAdapter:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.shows_itself import ShowsItself
+from ..i18n import t
 from ..optimizers.report import Costs, OptimizeReport
 from ..quality.agreement import BINARY, AgreementReport
 
@@ -144,9 +145,9 @@ class AlignReport(ShowsItself):
             old, new = agrees_in(before, case), agrees_in(after, case)
             if old is None or new is None or old == new:
                 continue
-            flips.append(
-                Flip(case, before.labels[case], before.scores[case], after.scores[case], new)
-            )
+            old_score = before.scores.get(case, math.nan)  # nan: the judge failed on it
+            new_score = after.scores.get(case, math.nan)
+            flips.append(Flip(case, before.labels[case], old_score, new_score, new))
         return flips
 
     # --- what it took ---------------------------------------------------------------
@@ -188,13 +189,41 @@ class AlignReport(ShowsItself):
         from ..core.saving import save_source
 
         source = self.source
-        if source is None:
+        if source is None or self.prompt is None:
             raise ValueError("This report holds no metric source to save.")
         target = Path(path).expanduser()
+        source = self._as_on_disk(target, self.prompt, force) or source
         saved, note = save_source(target, source, force, self.lang, refused="align.save_refused")
         if saved is None:
             raise FileExistsError(note)
         return saved
+
+    def _as_on_disk(self, target: Path, prompt: JudgePrompt, force: bool) -> str | None:
+        """The metric's own file, changed since align read it: its text as it is now with the
+        new instructions, when its string still holds the old ones (the other changes are
+        kept); else refused unless ``force``.  None: not the metric's file, or unchanged."""
+        from ..core.metric import SourceFileError, read_source
+        from .judge_prompt import PromptNotFound
+
+        own = prompt.metric.path
+        try:
+            if own is None or not target.is_file() or not target.samefile(own):
+                return None
+            current = read_source(target)
+        except (OSError, SourceFileError):
+            return None  # saving says what is wrong with the path
+        if current == prompt.source:
+            return None
+        try:
+            now = prompt.in_source(current, self.lang)
+        except PromptNotFound:
+            now = None
+        if now is not None and now.text == prompt.text:
+            return now.source_with(self.best_prompt)
+        if force:
+            return None
+        refusal = t("align.changed_on_disk", self.lang, path=str(target), prompt=prompt.name)
+        raise FileExistsError(refusal)
 
     def to_frame(self) -> Any:
         """One row per held-out case: the human label, the judge's score before and after."""
@@ -234,7 +263,10 @@ def measure(report: AgreementReport | None) -> float | None:
 
 
 def agrees_in(report: AgreementReport, case: int) -> bool | None:
-    """Whether the judge of ``report`` agrees with the human on ``case`` (None: not scored)."""
+    """Whether the judge of ``report`` agrees with the human on ``case`` (a case the judge
+    failed on does not; None: not judged)."""
+    if case in report.failed:
+        return False
     if case not in report.scores:
         return None
     return all(d.case != case for d in report.disagreements)

@@ -4,7 +4,8 @@ Exit codes: 0 the check passed, 1 the contract check failed, 2 a usage error
 (a missing or unreadable file, a metric or run file that does not load, an
 unknown column, a bad option, no model configured), 3 no verdict: the process
 running the check ended before it wrote its report (the metric called
-``os._exit``, or was killed), 130 interrupted (Ctrl-C).
+``os._exit``, or was killed), 130 interrupted (Ctrl-C), 141 the reader of stdout
+went away (``skynet-check ... | head``): it stops there, quietly, as Unix tools do.
 
 Importing this package imports nothing else: ``main`` imports the rest when it
 runs (the exit codes are in :mod:`.exits`).
@@ -21,6 +22,7 @@ Modules::
     junit_xml.py  --junit-xml: the report as JUnit XML, as pytest --junitxml writes it
     github_annotations.py  --format github: GitHub Actions ::error / ::warning commands
     exits.py      the exit codes; what is said when there is no passing report
+    log_text.py   user text as written to a terminal or a CI log: shown, never obeyed
     __main__.py   ``python -m skynet_jupyter.cli``
 """
 
@@ -42,7 +44,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .parse import parse
 
     raw = list(sys.argv[1:] if argv is None else argv)
-    args = parse(raw)
-    # The command's language, set once: --lang, else SKYNET_LANG, else the locale.
-    with language(args.lang):
-        return check_each(args)
+    try:
+        try:
+            args = parse(raw)
+            # The command's language, set once: --lang, else SKYNET_LANG, else the locale.
+            with language(args.lang):
+                return check_each(args)
+        finally:  # here, not at exit (argparse's --help too): a reader gone by then is caught
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """stdout's reader went away (``| head``): stop without a word, as Unix tools do.
+
+    Python's own recipe (the ``signal`` module's notes on SIGPIPE): stdout points at
+    devnull, so the flush at exit neither fails nor prints "Exception ignored".
+    """
+    import os
+
+    from .exits import EXIT_GONE_READER
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no file (captured): nothing is flushed to one
+        pass
+    return EXIT_GONE_READER

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.model_settings import ModelSettings
-from ..i18n import language, t
+from ..i18n import language, surface, t
 from ..run.lifeline import end_with_parent
 from .job import Job
 from .sources import import_folders, run_file
@@ -85,7 +85,7 @@ class _NoReport(Exception):
 def _check(job: Job, send: Callable[[Message], None]) -> Message:
     """The check's last message: its report, or the usage error that stopped it first."""
     # A new process starts outside the parent's language context: the job says it.
-    with language(job.lang):
+    with language(job.lang), surface("cli"):
         try:
             return _checked(job, send)
         except _NoReport as stopped:
@@ -110,9 +110,12 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
             job.kind, metric, job.data, options, on_event=None, run_cache=_run_cache(job)
         )
     except DataError as problem:
-        return _usage(problem.message())
+        return _usage(problem.for_command())
     except ValueError as problem:
         return _usage(str(problem))
+    key_problem = _key_problem(report)
+    if key_problem is not None:  # a key missing or refused: the sentence names the variable
+        return _usage(key_problem)
     missing_model = _missing_model(report)
     if missing_model is not None:
         from ..core.contract import NO_MODEL_HINTS
@@ -187,15 +190,21 @@ def _done(job: Job, report: Any) -> Message:
     """The last message of a check that reported: its report laid out as the job asks."""
     from ..show.render import report_text
     from .json_out import strict_document, strict_json
+    from .log_text import commands_stopped, log_text
 
+    # On a command line the metric is the file checked: the headline names it, not "default".
+    report.metric_name = job.metric
     if job.as_json:
-        output = strict_json(strict_document(report))
+        # "metric_file": the path as given, whatever "metric" may name in other documents.
+        output = strict_json({**strict_document(report), "metric_file": job.metric})
     else:  # laid out for the parent's stdout (this process's stdout is a pipe)
-        output = report_text(report, width=job.width)
+        output = log_text(report_text(report, width=job.width))
     if job.output_format == "github":
         from .github_annotations import report_annotations
 
-        output = "".join(line + "\n" for line in report_annotations(report, job.metric)) + output
+        # Our annotations, then the report: none of its user text is run as a command.
+        annotations = report_annotations(report, job.metric)
+        output = "".join(line + "\n" for line in annotations) + commands_stopped(output)
     done: Message = {
         "event": "done",
         "passed": report.passed,
@@ -271,6 +280,14 @@ def _load_failure(path: str, exc: BaseException, lang: str | None = None) -> str
 
     error = redact(f"{type(exc).__name__}: {exc}")
     return t("cli.run_failed", lang, path=path, line=lines[-1] if lines else "?", error=error)
+
+
+def _key_problem(report: Any) -> str | None:
+    """The sentence of the first case that stopped on a model's key, missing or refused."""
+    for case in report.cases:
+        if case.failed_step is not None and getattr(case, "hint_id", None) == "hint.model_key":
+            return str(case.error)
+    return None
 
 
 def _missing_model(report: Any) -> str | None:

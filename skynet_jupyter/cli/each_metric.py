@@ -19,6 +19,7 @@ from typing import Any
 from ..i18n import t
 from .exits import EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE, UsageProblem, usage
 from .job import job_from
+from .log_text import log_text, one_line
 from .supervise import supervise
 
 __all__ = ["check_each"]
@@ -36,7 +37,7 @@ def check_each(args: argparse.Namespace) -> int:
     code = EXIT_PASSED
     for metric in args.metric:
         if several:  # which report is whose, as head and tail say it for several files
-            print(f"==> {metric} <==", flush=True)
+            print(f"==> {one_line(metric)} <==", flush=True)
         last: dict[str, Any] = {}
         try:
             job = job_from(args, metric=metric)
@@ -55,7 +56,7 @@ def check_each(args: argparse.Namespace) -> int:
 
         problem_text = write_junit(args.junit_xml, junit_document(suites))
         if problem_text is not None:
-            print(f"skynet-check: {problem_text}", flush=True, file=sys.stderr)
+            print(f"skynet-check: {log_text(problem_text)}", flush=True, file=sys.stderr)
             if code == EXIT_PASSED:  # a passing check whose report is missing must not pass
                 code = EXIT_USAGE
     return code

@@ -8,9 +8,13 @@ advice is ``::warning``.  One command per distinct message: three cases
 failing the same way are one annotation.
 
 Escaped as GitHub's own toolkit escapes (``@actions/core``, ``command.ts``): in
-the message ``%`` ``\\r`` ``\\n`` become ``%25`` ``%0D`` ``%0A``; in a property
-``:`` and ``,`` also become ``%3A`` ``%2C``.  Texts are redacted, and their
-control characters shown (``#x1B``), so a feedback cannot recolour the log.
+the message ``%`` ``\\r`` ``\\n`` become ``%25`` ``%0D`` ``%0A`` (every other
+Unicode line break ``%0A`` too); in a property ``:`` and ``,`` also become ``%3A``
+``%2C``.  Texts are redacted, and their control characters, lone surrogates and
+bidirectional controls shown (``#x1B``), so a feedback cannot recolour the log.
+``file=`` is relative to the repository's root (``GITHUB_WORKSPACE``), as GitHub
+reads it.  The text report printed after the commands is inside
+``::stop-commands::`` (see :mod:`.log_text`).
 """
 
 from __future__ import annotations
@@ -36,11 +40,19 @@ __all__ = [
 ]
 
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+# Bidirectional embeddings, overrides and isolates: they reorder what a reader sees.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def escape_data(text: str) -> str:
-    """A workflow command's message, as GitHub reads it."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message, as GitHub reads it.
+
+    Every other line break (VT, FF, FS, GS, RS, NEL, U+2028, U+2029) is a line break
+    too, written ``%0A``: a reader that splits lines there must not see a second command.
+    """
+    escaped = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _OTHER_BREAKS.sub("%0A", escaped)
 
 
 def escape_property(text: str) -> str:
@@ -51,12 +63,19 @@ def escape_property(text: str) -> str:
 def workflow_command(command: str, message: str, **properties: object) -> str:
     """``::command prop=value,...::message``; properties that are None are left out."""
     given = ",".join(
-        f"{name}={escape_property(visible_controls(str(value)))}"
+        f"{name}={escape_property(_visible(str(value)))}"
         for name, value in properties.items()
         if value is not None
     )
     head = f"::{command} {given}" if given else f"::{command}"
-    return f"{head}::{escape_data(visible_controls(message))}"
+    return f"{head}::{escape_data(_visible(message))}"
+
+
+def _visible(text: str) -> str:
+    """``text`` with its line breaks kept (escaped later) and every other control character,
+    lone surrogate or bidirectional control shown as ``#x1B``."""
+    text = _OTHER_BREAKS.sub("\n", text)
+    return _BIDI.sub(lambda found: f"#x{ord(found.group()):04X}", visible_controls(text))
 
 
 def report_annotations(report: CheckReport, metric: str) -> list[str]:
@@ -139,11 +158,30 @@ def _defined_at(metric: str, name: str) -> int | None:
 
 
 def _shown(file: str) -> str:
-    """A path as GitHub resolves it: relative to the workspace (the current directory)."""
-    path = Path(file)
-    if path.is_absolute():
+    """A path as GitHub resolves it: relative to the repository's root.
+
+    That root is ``GITHUB_WORKSPACE`` (set in every GitHub Actions job), else the
+    nearest folder holding ``.git`` above the current one, else the current
+    folder.  A file outside it is given by its absolute path (no annotation can
+    land on it, but the message still names it).
+    """
+    absolute = Path(os.path.abspath(file))
+    root = _workspace()
+    for base, path in ((root, absolute), (root.resolve(), absolute.resolve())):
         try:
-            return path.relative_to(Path.cwd()).as_posix()
+            return path.relative_to(base).as_posix()
         except ValueError:
-            return file
-    return path.as_posix()
+            continue
+    return absolute.as_posix()
+
+
+def _workspace() -> Path:
+    """The folder GitHub reads an annotation's ``file=`` from (see :func:`_shown`)."""
+    given = os.environ.get("GITHUB_WORKSPACE")
+    if given:
+        return Path(os.path.abspath(given))
+    here = Path.cwd()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return here

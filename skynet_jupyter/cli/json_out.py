@@ -17,8 +17,15 @@ __all__ = ["print_json", "strict_document", "strict_json"]
 
 
 def strict_json(document: dict[str, Any]) -> str:
-    """``document`` as the text ``--json`` prints (refusing NaN and Infinity)."""
-    return json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False)
+    """``document`` as the text ``--json`` prints (refusing NaN and Infinity).
+
+    A lone surrogate, a C1 control, U+2028 or a bidirectional override in a string is
+    written as a JSON escape (``\\ud83d``): UTF-8 cannot hold the first, and a log
+    reader may break a line at or be misled by the others (:func:`.log_text.json_text`).
+    """
+    from .log_text import json_text
+
+    return json_text(json.dumps(document, ensure_ascii=False, indent=2, allow_nan=False))
 
 
 def print_json(document: dict[str, Any]) -> None:

@@ -50,7 +50,9 @@ def _say_refused(parser: argparse.ArgumentParser, message: str, raw: Sequence[st
     if "--json" in raw:
         sys.exit(usage(message, as_json=True))
     said = t("labelled", lang, label=t("cli.args.error", lang), text=message)  # "erreur : …"
-    parser.exit(EXIT_USAGE, f"{parser.prog}: {said}\n")
+    from .log_text import log_text  # an unknown argument's line break or escape: shown
+
+    parser.exit(EXIT_USAGE, f"{parser.prog}: {log_text(said)}\n")
 
 
 # argparse's usage errors (its words in Python 3.11+), each with its message id.
@@ -125,7 +127,7 @@ def _parser() -> argparse.ArgumentParser:
             "is missing, unreadable or does not load, a bad option, an unknown column, no\n"
             "model configured), 3 no verdict (the process running the check ended before\n"
             "writing its report, e.g. the metric called os._exit() or was killed), 130\n"
-            "interrupted (Ctrl-C).\n"
+            "interrupted (Ctrl-C), 141 the reader of stdout went away (| head).\n"
             "The check runs in a child process: prints from the metric or run go to stderr.\n\n"
             "CI: --junit-xml PATH writes the report as JUnit XML too; --format github adds\n"
             "GitHub Actions annotations. Several metric files are checked one by one (a\n"

@@ -10,6 +10,7 @@ Modules::
     plain_csv.py       CSV/TSV rows read as pandas reads them, without importing pandas
     errors.py          DataError: the data cannot give cases
     options.py         RunOptions and Limits: every option of a run, checked once
+    keywords.py        the run keywords declared once (TypedDicts), with each function's defaults
     probe_ids.py       PROBES: the gaming probes' ids (the help lists them at %load_ext)
     model_settings.py  ModelSettings: which model answers in the run and in the metric
     observation.py     Observation: what was measured for a case's run

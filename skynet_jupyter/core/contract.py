@@ -167,6 +167,16 @@ def _fail(message_id: str, value: object, **fields: Any) -> ContractError:
     return ContractError(METRIC_RETURN_VALUE, message_id, value=short_repr(value), **fields)
 
 
+def _not_a_pair(value: object) -> ContractError:
+    """None and a bare number are said without their value: the same mistake on every
+    case reads as one sentence ("the same as case 0"), not one per score."""
+    if value is None:
+        return ContractError(METRIC_RETURN_VALUE, "return.none")
+    if number_problem(value) is None:
+        return ContractError(METRIC_RETURN_VALUE, "return.only_number")
+    return _fail("return.not_pair", value, type=type(value).__name__)
+
+
 def number_problem(value: object) -> str | None:
     """Why ``value`` is not a score the optimizer can climb, or None if it is one.
 
@@ -223,7 +233,7 @@ def validate_return(value: object) -> tuple[float, dict[str, Any]]:
     elif isinstance(value, list):
         base = list
     else:
-        raise _fail("return.not_pair", value, type=type(value).__name__)
+        raise _not_a_pair(value)
     count = base.__len__(value)
     if count != 2:
         raise _fail("return.wrong_length", value, count=count)
@@ -269,6 +279,11 @@ _MISSING = object()
 # the user's code raised.
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]*)", line (?P<line>\d+), in (?P<name>.+)$', re.M)
 NOT_CONFIGURED = re.compile(r"\bModelNotConfigured: No (?P<role>task|metric) model")
+# The metric used a name its own module does not define (a notebook variable, say).
+_UNDEFINED = re.compile(r"^NameError: name '(?P<name>[^']+)' is not defined", re.M)
+# The metric used ``expected`` as a value when it was None; the key it read, if one.
+_NONE_USED = re.compile(r"'NoneType' object|NoneType")
+_EXPECTED_KEY = re.compile(r"""\bexpected\s*(?:\[\s*|\.get\(\s*)(['"])(?P<key>[^'"\n]+)\1""")
 
 
 def raised_at(traceback: str | None) -> str | None:
@@ -278,6 +293,21 @@ def raised_at(traceback: str | None) -> str | None:
         return None
     last = frames[-1]
     return f"{last['file']}, line {last['line']}, in {last['name'].strip()}"
+
+
+def _expected_none_hint(step: str, case: Any, traceback: str, lang: str | None) -> str | None:
+    """The fix when the metric broke on ``expected`` being None: no Output column was
+    given, so the answers went to ``run`` as inputs (the column it read, if the data has
+    it)."""
+    if step != METRIC_RETURN_VALUE or getattr(case, "expected", 0) is not None:
+        return None
+    if not _NONE_USED.search(traceback) or "expected" not in traceback:
+        return None
+    given = getattr(case, "input", None)
+    for found in _EXPECTED_KEY.finditer(traceback):
+        if isinstance(given, dict) and found["key"] in given:
+            return t("hint.expected_none_column", lang, column=found["key"])
+    return t("hint.expected_none", lang)
 
 
 def case_hint(step: str, case: Any, lang: str | None = None) -> str:
@@ -296,6 +326,12 @@ def case_hint(step: str, case: Any, lang: str | None = None) -> str:
         missing = NOT_CONFIGURED.search(traceback) or NOT_CONFIGURED.search(error)
         if missing is not None:
             return t(NO_MODEL_HINTS[missing["role"]], lang)
+        expected_hint = _expected_none_hint(step, case, traceback, lang)
+        if expected_hint is not None:
+            return expected_hint
+        undefined = _UNDEFINED.search(traceback) if step == METRIC_RETURN_VALUE else None
+        if undefined is not None and undefined["name"] in error:
+            return t("hint.name_undefined", lang, name=undefined["name"])
         if traceback:  # the run function or the metric raised (a bad return has no traceback)
             where = raised_at(traceback)
             if where is None:

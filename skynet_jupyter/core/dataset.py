@@ -28,6 +28,7 @@ from typing import Any, cast
 
 from ..i18n import t
 from .errors import DataError as DataError  # its home before core/errors.py
+from .errors import UnknownColumn
 from .observation import Observation
 from .options import Sample, refuse_cases, refuse_sample
 from .plain_csv import plain_rows
@@ -188,7 +189,7 @@ def _parse_json_columns(
     columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))
     for name in names:
         if name not in columns:
-            raise DataError("data.unknown_column", name=name, columns=", ".join(map(str, columns)))
+            raise UnknownColumn("json_columns", name, columns)
     parsed = []
     for number, row in enumerate(rows, start=1):
         fresh = dict(row)
@@ -406,9 +407,7 @@ def _read_csv_with_pandas(path: Path, sep: str, dtype: Any = None) -> list[dict[
     if isinstance(dtype, Mapping):
         unknown = [name for name in dtype if name not in header]
         if unknown:
-            raise DataError(
-                "data.unknown_column", name=unknown[0], columns=", ".join(map(str, header))
-            )
+            raise UnknownColumn("dtype", unknown[0], header)
         types = {name: dtype.get(name, str) for name in header}
     elif dtype is not None:
         types = dtype
@@ -552,12 +551,13 @@ def load_cases(
         columns = list(dict.fromkeys(itertools.chain.from_iterable(rows)))  # C-speed, in order
     output_names = _split_names(outputs) or []
     input_names = _split_names(inputs)
-    asked = [*output_names, *(input_names or [])]
+    asked = [("outputs", name) for name in output_names]
+    asked += [("inputs", name) for name in input_names or []]
     if output_column is not None:
-        asked.append(output_column)
-    for name in asked:
+        asked.append(("output_column", output_column))
+    for option, name in asked:
         if name not in columns:
-            raise DataError("data.unknown_column", name=name, columns=", ".join(map(str, columns)))
+            raise UnknownColumn(option, name, columns)
     defaulted = input_names is None
     if input_names is None:
         skip = {*output_names, output_column, SPLIT_COLUMN if split is not None else None}

@@ -319,6 +319,9 @@ class RunOptions:
         checked_limits(self.timeout, self.run_timeout, lang)
         isolation = _member(Isolation, self.isolation, "limits.isolation", "isolation", lang)
         set_field(self, "isolation", isolation)
+        if self.executor is not None and not callable(getattr(self.executor, "submit", None)):
+            shown = short_repr(self.executor)
+            raise OptionError("limits.executor_type", lang, "executor", self.executor, value=shown)
         if self.executor is not None and isolation is not Isolation.THREAD:
             raise OptionError("limits.isolation_executor", lang, "executor", self.executor)
         if self.run is not None and self.output_column is not None:

@@ -90,6 +90,10 @@ class CaseResult:
     hint_id: str | None = rare(
         default=None
     )  # a fix of its own (a copy that failed), else the step's
+    # What the run's and the judge's calls cost *now* (a call cache hit is free; None: not
+    # measured, or a price unknown): what an optimizer's max_cost counts as spent.
+    run_paid_usd: float | None = rare(default=None)
+    judge_paid_usd: float | None = rare(default=None)
 
     @property
     def passed(self) -> bool:

@@ -24,12 +24,21 @@ class SaveFailed(OSError):
 
 
 def save_source(
-    path: Path, source: str, force: bool, lang: str, *, refused: str = "magic.save_refused"
+    path: Path,
+    source: str,
+    force: bool,
+    lang: str,
+    *,
+    refused: str = "magic.save_refused",
+    ours: str | None = None,
 ) -> tuple[Path | None, str]:
     """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note).
 
     ``refused`` is the message id of the note when a different file is kept (it says
-    how to force it: ``--force`` in a magic, ``force=True`` in Python).
+    how to force it: ``--force`` in a magic, ``force=True`` in Python).  ``ours`` is
+    what this caller last wrote there: a file that still holds exactly that is the
+    caller's own earlier save, replaced without ``force`` (the edit → save loop); a
+    file anyone else changed since is kept.
 
     Only a new path or a regular file is written: a symbolic link, a named pipe, a
     device or a directory is refused even with ``force`` (replacing one would swap a
@@ -42,17 +51,20 @@ def save_source(
         if kind is not None:
             return None, _refusal(path, kind, lang)
         if path.exists():  # a regular file (_special_kind said so, not following links)
-            if path.read_text(encoding="utf-8", errors="replace") == source:
+            held = path.read_text(encoding="utf-8", errors="replace")
+            if held == source:
                 return path.resolve(), t("magic.save_unchanged", lang, path=shown)
-            if not force:
+            if not force and held != ours:
                 return None, t(refused, lang, path=shown)
             write_atomically(path, source, replace=True)
+            if not force:
+                return path.resolve(), t("magic.saved_over_ours", lang, path=shown)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             try:
                 write_atomically(path, source, replace=False)
             except FileExistsError:  # created meanwhile by someone else: look again
-                return save_source(path, source, force, lang, refused=refused)
+                return save_source(path, source, force, lang, refused=refused, ours=ours)
     except OSError as problem:
         raise SaveFailed(t("magic.save_failed", lang, path=shown, error=problem)) from None
     return path.resolve(), t("magic.saved", lang, path=shown)
@@ -106,7 +118,8 @@ def write_atomically(path: Path, text: str, *, replace: bool = True) -> None:
     mode = path.stat().st_mode & 0o777 if replace and path.exists() else 0o666  # umask applies
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        # newline="": the text's own line endings, as read (no \r\n doubling on Windows).
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -39,6 +39,7 @@ VIEW_MODULES = (
     "skynet_jupyter.show.render",
     "skynet_jupyter.optimizers.render",
     "skynet_jupyter.alignment.render",
+    "skynet_jupyter.optimizers.race_render",
 )
 
 

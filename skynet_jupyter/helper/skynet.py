@@ -23,6 +23,7 @@ from typing import Any
 from ..core.observation import NOT_MEASURED, Observation
 from ..core.reward import RewardSpec
 from ..models.case_context import METRIC, current_case
+from ..models.credentials import ModelKeyProblem
 from ..models.settings import ModelNotConfigured, current_settings
 
 __all__ = ["Observation", "llm", "observation", "reward", "service_cost"]
@@ -62,6 +63,9 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
             reply = _llm.complete(
                 model, instructions, input, call_cache=cache, reuse=reuse, **options
             )
+    except ModelKeyProblem as problem:  # a configuration problem of this role's model
+        problem.role = "metric" if judging else "task"
+        raise
     except _llm.ModelCallError as error:
         if usage is not None:
             usage.retries += error.retries
@@ -69,15 +73,22 @@ def llm(instructions: str, input: Any = None, **options: Any) -> str:
                 usage.cost_known = False  # the provider may have done, and billed, the work
         raise
     if usage is not None:
-        usage.add(reply.input_tokens, reply.output_tokens, reply.cost_usd)
-        usage.retries += reply.retries
-        if reply.stand_in:
-            usage.stand_in_calls += 1
-        if reply.cached and reply.latency_ms is not None:
-            # Counted as if asked now: the call's time then, instead of the look-up's.
-            usage.cached_calls += 1
-            usage.replayed_ms += reply.latency_ms - (_time.perf_counter() - started) * 1000.0
+        _count(usage, reply, started)
     return reply.text
+
+
+def _count(usage: Any, reply: Any, started: float) -> None:
+    """Add one reply to the case's usage of this role's model."""
+    usage.add(reply.input_tokens, reply.output_tokens, reply.cost_usd)
+    if not reply.cached:
+        usage.add_paid(reply.cost_usd)
+    usage.retries += reply.retries
+    if reply.stand_in:
+        usage.stand_in_calls += 1
+    if reply.cached and reply.latency_ms is not None:
+        # Counted as if asked now: the call's time then, instead of the look-up's.
+        usage.cached_calls += 1
+        usage.replayed_ms += reply.latency_ms - (_time.perf_counter() - started) * 1000.0
 
 
 def observation() -> Observation:

@@ -94,6 +94,38 @@ def current_lang() -> str:
     return _RUN_LANG.get() or "en"
 
 
+# Where the run was asked for: a sentence names that surface's command to fix a problem
+# ("%skynet_cache --clear" in a notebook, "--cache-dir" on the command line).
+SURFACES = ("python", "notebook", "cli")
+_SURFACE: ContextVar[str] = ContextVar("skynet_jupyter_surface", default="python")
+
+
+class surface:  # lower case, as ``language``: ``with surface("cli"):``
+    """Name ``where``'s commands (``python``, ``notebook`` or ``cli``) until the block ends."""
+
+    __slots__ = ("_token", "where")
+
+    def __init__(self, where: str) -> None:
+        if where not in SURFACES:
+            raise ValueError(f"Unknown surface {where!r}: use one of {', '.join(SURFACES)}.")
+        self.where = where
+        self._token: Token[str] | None = None
+
+    def __enter__(self) -> str:
+        self._token = _SURFACE.set(self.where)
+        return self.where
+
+    def __exit__(self, *_: object) -> None:
+        if self._token is not None:
+            _SURFACE.reset(self._token)
+            self._token = None
+
+
+def current_surface() -> str:
+    """Where the run in progress was asked for: ``python`` outside the magics and the CLI."""
+    return _SURFACE.get()
+
+
 def _locale_lang() -> str | None:
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var)

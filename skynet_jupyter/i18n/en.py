@@ -39,6 +39,19 @@ MESSAGES = {
         "Make score faster (or raise --timeout, up to 600 s); a judge call should "
         "have its own timeout."
     ),
+    "hint.expected_none": (
+        "expected is None because no Output column was given, so every column became an input "
+        "to run: name the answer's column with outputs= (--outputs in a magic or skynet-check)."
+    ),
+    "hint.expected_none_column": (
+        "expected is None because no Output column was given, so every column became an input "
+        "to run. The metric reads expected[{column!r}] and the data has a column {column!r}: "
+        "give outputs={column!r} (--outputs {column} in a magic or skynet-check)."
+    ),
+    "hint.name_undefined": (
+        "Define or import {name!r} in the metric itself: a notebook variable is not visible to "
+        "it, as it would not be to metric.py when Skynet loads it."
+    ),
     "hint.metric_raised_at": (
         "score raised an exception at {where}: fix the code there (the traceback shows the "
         'line), or catch the error and return (0.0, {{"feedback": "why this output could not '
@@ -77,6 +90,14 @@ MESSAGES = {
         "to_dict(), to_frame(), --json]"
     ),
     # Metric return value.
+    "return.none": (
+        "score returned None (a return statement is missing, or returns nothing): return a "
+        'pair, (score, {{"feedback": "..."}}).'
+    ),
+    "return.only_number": (
+        "score returned only a number, not a pair: return it with its feedback, (score, "
+        '{{"feedback": "what is wrong and what a correct output looks like"}}).'
+    ),
     "return.not_pair": (
         "score returned {value} (a {type}), not a pair: return a tuple or list of two items, "
         '(score, {{"feedback": "..."}}).'
@@ -195,6 +216,22 @@ MESSAGES = {
         "No task model is configured, so llm() in run(artifact, input) cannot answer: a "
         "configuration problem, not a bug in the run function. The check stopped here: every "
         "case would fail the same way."
+    ),
+    "model.key_missing": (
+        "{model} needs an API key and none is set: set the environment variable {variable} "
+        "(or give api_key= in the model's settings). No request was sent: a configuration "
+        "problem, not a bug in your code."
+    ),
+    "model.key_rejected": (
+        "The provider refused the API key for {model} ({status}): check {variable} (or "
+        "the api_key= in the model's settings). Not retried: a configuration problem, not a "
+        "bug in your code."
+    ),
+    "case.model_key": "{problem} The run stopped here: every case would fail the same way.",
+    "case.not_run_model_key": "Not run: case {case} found the model's API key missing or refused.",
+    "hint.model_key": (
+        "Set the model's API key (the sentence above names the variable), then run again; "
+        "the key is never shown in reports."
     ),
     "case.not_run_no_model": "Not run: case {case} found no model configured.",
     "case.same_error": "the same as case {case}.",
@@ -334,7 +371,7 @@ MESSAGES = {
     "data.no_rows": "The data has no rows: a check needs at least one case.",
     "data.mixed_batch": "A batch mixes cases and rows: give one kind.",
     "data.no_rows_in_file": "The data file {path} has no rows: a check needs at least one case.",
-    "data.unknown_column": "Unknown column {name!r}; the data has: {columns}.",
+    "data.unknown_column": "{option}: no column {name!r}.{close} The data has: {columns}.",
     "data.bad_json_cell": (
         "Column {column!r}, row {row}: the cell {cell} is not valid JSON ({error}). Write it as "
         'JSON (a list is ["a", "b"], text is "quoted", null for none), or leave the column '
@@ -469,6 +506,10 @@ MESSAGES = {
     "limits.sample": "sample must be 'first' or 'random', got {value}.",
     "limits.concurrency": "concurrency must be a whole number of 1 or more, got {value}.",
     "limits.count": "{option} must be a whole number from {low} to {high}, got {value}.",
+    "limits.executor_type": (
+        "executor must be a concurrent.futures.Executor (it has submit()), such as "
+        "ThreadPoolExecutor(4) or a Dask client's get_executor(); got {value}."
+    ),
     "limits.isolation_executor": (
         'isolation="process" runs cases in local worker processes and does not combine '
         "with an executor (the executor's own workers run the cases): give one or the "
@@ -728,6 +769,7 @@ MESSAGES = {
         "other": "{done} of {total} cases",
     },
     "view.failed_count": "{count} failed",
+    "report.all_cached": "every case from the run cache: no model asked now",
     "report.stand_in_calls": {
         "one": "{count} model call answered by an offline stand-in, not by a real model",
         "other": "{count} model calls answered by an offline stand-in, not by a real model",
@@ -877,8 +919,14 @@ MESSAGES = {
     "magic.saved": "Saved to {path}.",
     "magic.save_unchanged": "{path} already holds this metric: nothing written.",
     "magic.save_refused": (
-        "Not saved: {path} exists with different content and was left untouched. "
-        "Add --force to overwrite it."
+        "Not saved: {path} holds different content that this notebook did not write there "
+        "(an editor, git or another notebook changed it), and it was left untouched. Add "
+        "--force to overwrite it."
+    ),
+    "magic.saved_over_ours": "Saved to {path} (replacing what this notebook saved there).",
+    "magic.registered_not_saved": (
+        "The cell's metric is registered as {name!r} all the same: the notebook now checks "
+        "it, while {path} (what skynet-check and Skynet read) holds the other one."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -922,9 +970,23 @@ MESSAGES = {
         "another folder."
     ),
     "cache.unusable": (
-        "The run cache {path} could not be used ({error}); this check runs without it: every "
-        "model call is made, and none is kept on disk. Delete that path (or run %skynet_cache "
-        "--clear) to start a new cache."
+        "The run cache {path} could not be used ({error}): model calls are made without it and "
+        "none is kept on disk. To start a new cache, delete that path (or call clear() on the "
+        "RunCache)."
+    ),
+    "cache.unusable_notebook": (
+        "The run cache {path} could not be used ({error}): model calls are made without it and "
+        "none is kept on disk. To start a new cache, run %skynet_cache --clear."
+    ),
+    "cache.unusable_cli": (
+        "The run cache {path} could not be used ({error}): model calls are made without it and "
+        "none is kept on disk. To start a new cache, delete that path or give another "
+        "--cache-dir."
+    ),
+    "cache.locked": (
+        "The run cache {path} is locked by another process (waited {seconds} s: {error}). "
+        "Nothing is lost and nothing needs deleting: the replies made meanwhile are kept in "
+        "this kernel and written to the file as soon as the lock is released."
     ),
     "cache.is_directory": "it is a directory, not a file",
     "engine.replayed": (
@@ -1502,6 +1564,31 @@ MESSAGES = {
         '{prompt} = """...""", so write the instructions there (not built from other values).'
     ),
     "align.column_name": "labels= and rationale= name columns of the data, got {value}.",
+    "align.prompt_is": (
+        "{prompt} is {what} in the metric, not one string literal: sj.align rewrites the literal "
+        'of {prompt} = """...""", so write the instructions there as one plain string.'
+    ),
+    "align.kind_fstring": "an f-string",
+    "align.kind_bytes": 'bytes (b"...")',
+    "align.kind_constant": "the value {value}",
+    "align.kind_expression": "an expression or another binding (line {line})",
+    "align.kind_changed": "changed after it is assigned (line {line})",
+    "align.kind_no_value": "declared without a value",
+    "align.kind_function": "a function",
+    "align.kind_class": "a class",
+    "align.kind_import": "an imported name",
+    "align.kind_runtime": "another value once the metric's module has run",
+    "align.unparsable": (
+        "The metric's source is not valid Python, so its string cannot be found: {error}"
+    ),
+    "align.not_located": (
+        "The literal of {prompt} (line {line}) could not be located exactly in the metric's "
+        "source, so it is not rewritten: write it as one plain string literal."
+    ),
+    "align.changed_on_disk": (
+        "Not saved: {path} changed since sj.align read it, and its {prompt} is no longer the "
+        "instructions that were aligned. Pass force=True to overwrite it."
+    ),
     "align.too_few_labels": {
         "one": (
             "Only {count} case has a human label (and an output) in {column}: aligning a judge "
@@ -1596,5 +1683,121 @@ MESSAGES = {
     "align.why_budget": (
         "GEPA spent its budget of {budget} calls before it could propose: judging the {train} "
         "training cases once takes {train}. Give --budget {needed} (budget={needed}) or more."
+    ),
+    # --- race -------------------------------------------------------------------------------
+    "race.bad_metrics": (
+        "race() takes a dict of name -> metric, or a list of metrics; got a {type}."
+    ),
+    "race.too_few_metrics": "A race needs at least two metrics to compare; got {count}.",
+    "race.total_budget": (
+        "The race would make {total} metric calls in all (budget={budget} x metrics={metrics} "
+        "x repeats={repeats}), and a race may make at most {most}: lower budget or repeats."
+    ),
+    "race.bad_held_out": (
+        "held_out must be a share of the cases (between 0 and 1) or a whole number of cases, "
+        "got {value}."
+    ),
+    "race.too_few_held_out": (
+        "A race needs at least {least} held-out cases to tell metrics apart (and 2 more for "
+        "GEPA's training and validation); {count} of {total} cases would be held out. "
+        "Give at least {cases} cases, or a larger held_out= (--held-out)."
+    ),
+    "race.running": (
+        "Racing {metrics} metrics through GEPA; the held-out cases are scored by {referee!r}…"
+    ),
+    "race.no_result": "The race ended before any metric's best artifact was scored.",
+    "race.only_one": (
+        "Only {name!r} finished a run: there is no other metric's score to compare with."
+    ),
+    "race.winner": (
+        "{name!r} wins: held-out score {score} against {other_score} for {other!r} (a margin "
+        "of {margin} on {cases} held-out cases)."
+    ),
+    "race.tie_ranges": (
+        "A tie: {name!r} {score} and {other!r} {other_score} on {cases} held-out cases, and "
+        "their ranges over the seeds overlap."
+    ),
+    "race.tie_too_few": (
+        "A tie: {name!r} {score} and {other!r} {other_score} on {cases} held-out cases are too "
+        "few to tell apart; a margin of {margin} would need about {needed} held-out cases."
+    ),
+    "race.tie_noise": (
+        "A tie: {name!r} {score} and {other!r} {other_score} on {cases} held-out cases are too "
+        "few to tell apart."
+    ),
+    "race.tie_equal": (
+        "A tie: {name!r} and {other!r} both score {score} on the {cases} held-out cases."
+    ),
+    "race.facts": (
+        "referee {referee!r} · {held} held-out cases GEPA never sees · {train} training and "
+        "{val} validation cases · seed artifact {seed} held-out · budget {budget} metric calls "
+        "per run (GEPA stops at its first check past it), GEPA seeds per metric: {repeats}; "
+        "about {total} in all"
+    ),
+    "race.max_cost": "· max_cost {usd} for the whole race ({share} per run)",
+    "race.cost": "cost {total} (task {task}, judge {judge}, reflection {reflection})",
+    "race.stopped_interrupted": (
+        "Interrupted (Ctrl-C): the standings count the runs that finished."
+    ),
+    "race.stopped_max_cost": (
+        "Stopped at max_cost: the runs not started were not run; the standings count the "
+        "runs that finished."
+    ),
+    "race.stop_budget": "budget",
+    "race.stop_max_cost": "max_cost",
+    "race.stop_interrupted": "interrupted",
+    "race.stop_reflection_error": "reflection error",
+    "race.stop_other": "other",
+    "race.col_metric": "metric",
+    "race.col_held_out": "held-out score (mean [range])",
+    "race.col_calls": "metric calls",
+    "race.col_proposals": "proposals (kept)",
+    "race.col_cost": "cost",
+    "race.col_stopped": "stopped by",
+    "race.best_of": "Best artifact of {name!r} (seed {seed}), against the seed artifact:",
+    "race.chart_score": "best validation score, by each metric itself",
+    "race.chart_calls": "metric calls (0–{most})",
+    "race.chart_label": "Each metric's best validation score against the metric calls spent",
+    "race.calls": "{calls} of {budget} metric calls",
+    "race.waiting": "Racing the metrics through GEPA: splitting the cases, scoring the seed…",
+    "race.magic_two_metrics": (
+        "--metrics {text}: name two or more registered metrics, comma-separated "
+        "(--metrics informative,terse)."
+    ),
+    "race.blank_name": "A racing metric needs a name to show: give each a non-empty name.",
+    "race.not_a_metric": (
+        "Metric {name!r} is of type {type}: a metric is a score callable, a metric.py path or "
+        "source text."
+    ),
+    "race.bad_seed": "seed must be a whole number, got {value}.",
+    "race.unknown_referee": (
+        "referee={name!r} is none of the racing metrics ({names}), nor a metric.py file: "
+        "give one of their names, a path, source text or a score callable."
+    ),
+    "race.too_few_left": (
+        "With held_out={count}, only {left} of {total} cases remain for GEPA, which needs at least "
+        "2 (a training and a validation case): give a smaller held_out= (--held-out)."
+    ),
+    "race.all_failed": (
+        "No verdict: every held-out scoring failed on the {cases} held-out cases (the "
+        "referee or the run broke), so every score is 0. See the failures below."
+    ),
+    "race.held_failures": (
+        "{count} of the {total} held-out scorings failed (the referee or the run broke on "
+        "those cases) and were scored 0."
+    ),
+    "race.gepa_failures": (
+        "{name!r} broke the contract on {count} case evaluations during GEPA (each scored "
+        "0): check it with %skynet_check."
+    ),
+    "race.magic_unknown": "{option}: no registered metric {name!r}; registered: {known}.",
+    "race.magic_distinct": (
+        "--metrics {text}: name two or more distinct registered metrics, comma-separated "
+        "(--metrics informative,terse)."
+    ),
+    "race.budget_too_small": (
+        "budget={budget} is spent before GEPA can propose anything: scoring the seed on the "
+        "{val} validation cases, then one proposal on a minibatch, takes {least}. Give "
+        "budget={least} or more (--budget)."
     ),
 }

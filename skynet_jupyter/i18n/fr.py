@@ -44,6 +44,21 @@ MESSAGES = {
         "Accélérez score (ou augmentez --timeout, jusqu'à 600 s) ; un appel au modèle juge "
         "devrait avoir son propre délai d'expiration."
     ),
+    "hint.expected_none": (
+        "expected vaut None car aucune colonne de sortie n'a été donnée : toutes les colonnes "
+        "sont devenues des entrées de run. Nommez la colonne de la réponse avec outputs= "
+        "(--outputs dans une magic ou skynet-check)."
+    ),
+    "hint.expected_none_column": (
+        "expected vaut None car aucune colonne de sortie n'a été donnée : toutes les colonnes "
+        "sont devenues des entrées de run. La métrique lit expected[{column!r}] et les données "
+        "ont une colonne {column!r} : donnez outputs={column!r} (--outputs {column} dans une "
+        "magic ou skynet-check)."
+    ),
+    "hint.name_undefined": (
+        "Définissez ou importez {name!r} dans la métrique elle-même : une variable du notebook "
+        "ne lui est pas visible, pas plus qu'à metric.py quand Skynet le charge."
+    ),
     "hint.metric_raised_at": (
         "score a levé une exception à {where} : corrigez le code à cet endroit (la trace "
         'montre la ligne), ou interceptez l\'erreur et renvoyez (0.0, {{"feedback": '
@@ -86,6 +101,14 @@ MESSAGES = {
         "données du rapport : to_dict(), to_frame(), --json]"
     ),
     # Metric return value.
+    "return.none": (
+        "score a renvoyé None (il manque une instruction return, ou elle ne renvoie rien) : "
+        'renvoyez une paire, (score, {{"feedback": "..."}}).'
+    ),
+    "return.only_number": (
+        "score a renvoyé seulement un nombre, pas une paire : renvoyez-le avec son retour, "
+        '(score, {{"feedback": "ce qui ne va pas et à quoi ressemble une sortie correcte"}}).'
+    ),
     "return.not_pair": (
         "score a renvoyé {value} (de type {type}), pas une paire : renvoyez un tuple ou une "
         'liste de deux éléments, (score, {{"feedback": "..."}}).'
@@ -215,6 +238,26 @@ MESSAGES = {
         "Aucun modèle de tâche n'est configuré, donc llm() dans run(artifact, input) ne peut pas "
         "répondre : un problème de configuration, pas une erreur de la fonction run. La "
         "vérification s'est arrêtée ici : tous les cas échoueraient de la même façon."
+    ),
+    "model.key_missing": (
+        "{model} a besoin d'une clé d'API et aucune n'est définie : définissez la variable "
+        "d'environnement {variable} (ou donnez api_key= dans les réglages du modèle). Aucune "
+        "requête n'a été envoyée : un problème de configuration, pas un bogue de votre code."
+    ),
+    "model.key_rejected": (
+        "Le fournisseur a refusé la clé d'API de {model} ({status}) : vérifiez {variable} "
+        "(ou l'api_key= des réglages du modèle). Pas de nouvel essai : un problème de "
+        "configuration, pas un bogue de votre code."
+    ),
+    "case.model_key": (
+        "{problem} L'exécution s'est arrêtée ici : chaque cas échouerait de la même façon."
+    ),
+    "case.not_run_model_key": (
+        "Non exécuté : le cas {case} a trouvé la clé d'API du modèle absente ou refusée."
+    ),
+    "hint.model_key": (
+        "Définissez la clé d'API du modèle (la phrase ci-dessus nomme la variable), puis "
+        "relancez ; la clé n'apparaît jamais dans les rapports."
     ),
     "case.not_run_no_model": "Non exécuté : le cas {case} n'a trouvé aucun modèle configuré.",
     "case.same_error": "la même chose que le cas {case}.",
@@ -372,7 +415,9 @@ MESSAGES = {
     "data.no_rows_in_file": (
         "Le fichier de données {path} n'a aucune ligne : une vérification demande au moins un cas."
     ),
-    "data.unknown_column": "Colonne inconnue {name!r} ; les données ont : {columns}.",
+    "data.unknown_column": (
+        "{option} : aucune colonne {name!r}.{close} Les données ont : {columns}."
+    ),
     "data.bad_json_cell": (
         "Colonne {column!r}, ligne {row} : la cellule {cell} n'est pas du JSON valide ({error}). "
         'Écrivez-la en JSON (une liste : ["a", "b"], du texte : "entre guillemets", null '
@@ -521,6 +566,10 @@ MESSAGES = {
     "limits.sample": "sample doit valoir 'first' ou 'random', reçu {value}.",
     "limits.concurrency": "concurrency doit être un nombre entier de 1 ou plus, reçu {value}.",
     "limits.count": "{option} doit être un nombre entier de {low} à {high}, reçu {value}.",
+    "limits.executor_type": (
+        "executor doit être un concurrent.futures.Executor (avec submit()), comme "
+        "ThreadPoolExecutor(4) ou le get_executor() d'un client Dask ; reçu {value}."
+    ),
     "limits.isolation_executor": (
         'isolation="process" exécute les cas dans des processus locaux et ne se combine '
         "pas avec un executor (ses propres workers exécutent les cas) : donnez l'un ou "
@@ -794,6 +843,7 @@ MESSAGES = {
     "view.waiting": "Démarrage…",
     "view.progress": "{done} cas sur {total}",
     "view.failed_count": "{count} en échec",
+    "report.all_cached": "chaque cas vient du cache des exécutions : aucun modèle interrogé",
     "report.stand_in_calls": {
         "one": "{count} appel de modèle servi par un substitut hors ligne, pas par un vrai modèle",
         "other": (
@@ -951,8 +1001,17 @@ MESSAGES = {
     "magic.saved": "Enregistrée dans {path}.",
     "magic.save_unchanged": "{path} contient déjà cette métrique : rien n'a été écrit.",
     "magic.save_refused": (
-        "Non enregistrée : {path} existe avec un autre contenu et n'a pas été modifié. "
-        "Ajoutez --force pour l'écraser."
+        "Non enregistrée : {path} contient autre chose que ce que ce notebook y a écrit (un "
+        "éditeur, git ou un autre notebook l'a modifié), et n'a pas été modifié. Ajoutez "
+        "--force pour l'écraser."
+    ),
+    "magic.saved_over_ours": (
+        "Enregistrée dans {path} (à la place de ce que ce notebook y avait enregistré)."
+    ),
+    "magic.registered_not_saved": (
+        "La métrique de la cellule est tout de même enregistrée sous {name!r} : le notebook "
+        "la vérifie désormais, alors que {path} (ce que lisent skynet-check et Skynet) "
+        "contient l'autre."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -1000,9 +1059,25 @@ MESSAGES = {
         "un autre dossier à %config SkynetMagics.cache_dir."
     ),
     "cache.unusable": (
-        "Le cache des exécutions {path} est inutilisable ({error}) ; cette vérification se fait "
-        "sans lui : chaque appel de modèle est fait, et aucun n'est gardé sur disque. Supprimez "
-        "ce chemin (ou lancez %skynet_cache --clear) pour repartir d'un cache neuf."
+        "Le cache des exécutions {path} est inutilisable ({error}) : les appels de modèle se "
+        "font sans lui, et aucun n'est gardé sur disque. Pour repartir d'un cache neuf, "
+        "supprimez ce chemin (ou appelez clear() sur le RunCache)."
+    ),
+    "cache.unusable_notebook": (
+        "Le cache des exécutions {path} est inutilisable ({error}) : les appels de modèle se "
+        "font sans lui, et aucun n'est gardé sur disque. Pour repartir d'un cache neuf, lancez "
+        "%skynet_cache --clear."
+    ),
+    "cache.unusable_cli": (
+        "Le cache des exécutions {path} est inutilisable ({error}) : les appels de modèle se "
+        "font sans lui, et aucun n'est gardé sur disque. Pour repartir d'un cache neuf, "
+        "supprimez ce chemin ou donnez un autre --cache-dir."
+    ),
+    "cache.locked": (
+        "Le cache des exécutions {path} est verrouillé par un autre processus (attente de "
+        "{seconds} s : {error}). Rien n'est perdu et rien n'est à supprimer : les réponses "
+        "obtenues entre-temps sont gardées dans ce noyau et écrites dans le fichier dès que le "
+        "verrou est libéré."
     ),
     "cache.is_directory": "c'est un dossier, pas un fichier",
     "engine.replayed": (
@@ -1528,6 +1603,32 @@ MESSAGES = {
         "partir d'autres valeurs)."
     ),
     "align.column_name": "labels= et rationale= nomment des colonnes des données, reçu {value}.",
+    "align.prompt_is": (
+        "{prompt} est {what} dans la métrique, pas un littéral de chaîne unique : sj.align "
+        'réécrit le littéral de {prompt} = """...""", écrivez-y les instructions en une seule '
+        "chaîne simple."
+    ),
+    "align.kind_fstring": "une f-string",
+    "align.kind_bytes": 'des octets (b"...")',
+    "align.kind_constant": "la valeur {value}",
+    "align.kind_expression": "une expression ou une autre liaison (ligne {line})",
+    "align.kind_changed": "modifié après son affectation (ligne {line})",
+    "align.kind_no_value": "déclaré sans valeur",
+    "align.kind_function": "une fonction",
+    "align.kind_class": "une classe",
+    "align.kind_import": "un nom importé",
+    "align.kind_runtime": "une autre valeur une fois le module de la métrique exécuté",
+    "align.unparsable": (
+        "La source de la métrique n'est pas du Python valide, sa chaîne est introuvable : {error}"
+    ),
+    "align.not_located": (
+        "Le littéral de {prompt} (ligne {line}) n'a pas pu être situé exactement dans la source "
+        "de la métrique, il n'est donc pas réécrit : écrivez-le en un seul littéral de chaîne."
+    ),
+    "align.changed_on_disk": (
+        "Non enregistré : {path} a changé depuis que sj.align l'a lu, et son {prompt} n'est plus "
+        "les instructions alignées. Passez force=True pour l'écraser."
+    ),
     "align.too_few_labels": {
         "one": (
             "Seul {count} cas a une étiquette humaine (et une sortie) dans {column} : aligner un "
@@ -1631,5 +1732,134 @@ MESSAGES = {
         "GEPA a dépensé son budget de {budget} appels avant de pouvoir proposer : juger une fois "
         "les {train} cas d'entraînement en prend {train}. Donnez --budget {needed} "
         "(budget={needed}) ou plus."
+    ),
+    # --- race -------------------------------------------------------------------------------
+    "race.bad_metrics": (
+        "race() prend un dict nom -> métrique, ou une liste de métriques ; reçu un {type}."
+    ),
+    "race.too_few_metrics": ("Une course compare au moins deux métriques ; reçu {count}."),
+    "race.total_budget": (
+        "budget={budget} pour {metrics} métriques x {repeats} répétitions fait {total} appels "
+        "de métrique en tout, et une course en permet au plus {most} : baissez budget ou "
+        "repeats."
+    ),
+    "race.bad_held_out": (
+        "held_out doit être une part des cas (entre 0 et 1) ou un nombre entier de cas, reçu "
+        "{value}."
+    ),
+    "race.too_few_held_out": (
+        "Une course a besoin d'au moins {least} cas réservés pour départager les métriques (et "
+        "de 2 de plus pour l'entraînement et la validation de GEPA) ; {count} des {total} cas "
+        "seraient réservés. Donnez au moins {cases} cas, ou un held_out= (--held-out) plus grand."
+    ),
+    "race.running": (
+        "Course de {metrics} métriques dans GEPA ; les cas réservés sont notés par {referee!r}…"
+    ),
+    "race.no_result": ("La course s'est arrêtée avant qu'aucun meilleur artefact ne soit noté."),
+    "race.only_one": (
+        "Seule {name!r} a fini une exécution : pas d'autre score de métrique à comparer."
+    ),
+    "race.winner": (
+        "{name!r} gagne : score réservé {score} contre {other_score} pour {other!r} (un écart "
+        "de {margin} sur {cases} cas réservés)."
+    ),
+    "race.tie_ranges": (
+        "Égalité : {name!r} {score} et {other!r} {other_score} sur {cases} cas réservés, et "
+        "leurs plages sur les graines se chevauchent."
+    ),
+    "race.tie_too_few": (
+        "Égalité : {name!r} {score} et {other!r} {other_score} sur {cases} cas réservés, trop "
+        "peu pour les départager ; un écart de {margin} demanderait environ {needed} cas "
+        "réservés."
+    ),
+    "race.tie_noise": (
+        "Égalité : {name!r} {score} et {other!r} {other_score} sur {cases} cas réservés, trop "
+        "peu pour les départager."
+    ),
+    "race.tie_equal": (
+        "Égalité : {name!r} et {other!r} obtiennent tous deux {score} sur les {cases} cas réservés."
+    ),
+    "race.facts": (
+        "arbitre {referee!r} · {held} cas réservés que GEPA ne voit jamais · {train} cas "
+        "d'entraînement et {val} de validation · artefact de départ {seed} en réservé · budget "
+        "{budget} appels de métrique par exécution (GEPA s'arrête à son premier contrôle au-delà), "
+        "graines de GEPA par métrique : {repeats} ; environ {total} en tout"
+    ),
+    "race.max_cost": "· max_cost {usd} pour toute la course ({share} par exécution)",
+    "race.cost": "coût {total} (tâche {task}, juge {judge}, réflexion {reflection})",
+    "race.stopped_interrupted": (
+        "Interrompue (Ctrl-C) : le classement compte les exécutions terminées."
+    ),
+    "race.stopped_max_cost": (
+        "Arrêtée à max_cost : les exécutions non commencées n'ont pas eu lieu ; le classement "
+        "compte les exécutions terminées."
+    ),
+    "race.stop_budget": "budget",
+    "race.stop_max_cost": "max_cost",
+    "race.stop_interrupted": "interrompue",
+    "race.stop_reflection_error": "erreur de réflexion",
+    "race.stop_other": "autre",
+    "race.col_metric": "métrique",
+    "race.col_held_out": "score réservé (moyenne [plage])",
+    "race.col_calls": "appels de métrique",
+    "race.col_proposals": "propositions (gardées)",
+    "race.col_cost": "coût",
+    "race.col_stopped": "arrêt",
+    "race.best_of": (
+        "Meilleur artefact de {name!r} (graine {seed}), comparé à l'artefact de départ :"
+    ),
+    "race.chart_score": "meilleur score de validation, selon chaque métrique",
+    "race.chart_calls": "appels de métrique (0–{most})",
+    "race.chart_label": (
+        "Le meilleur score de validation de chaque métrique selon les appels dépensés"
+    ),
+    "race.calls": "{calls} sur {budget} appels de métrique",
+    "race.waiting": "Course des métriques dans GEPA : partage des cas, notation du départ…",
+    "race.magic_two_metrics": (
+        "--metrics {text} : nommez au moins deux métriques enregistrées, séparées par des "
+        "virgules (--metrics informative,terse)."
+    ),
+    "race.blank_name": (
+        "Une métrique de la course doit avoir un nom à afficher : donnez à chacune un nom non vide."
+    ),
+    "race.not_a_metric": (
+        "La métrique {name!r} est de type {type} : une métrique est une fonction score, un chemin "
+        "metric.py ou un texte source."
+    ),
+    "race.bad_seed": "seed doit être un nombre entier, reçu {value}.",
+    "race.unknown_referee": (
+        "referee={name!r} n'est aucune des métriques de la course ({names}), ni un fichier "
+        "metric.py : donnez l'un de leurs noms, un chemin, un texte source ou une fonction "
+        "score."
+    ),
+    "race.too_few_left": (
+        "held_out={count} laisse {left} des {total} cas à GEPA, qui en demande au moins 2 "
+        "(un cas d'entraînement et un de validation) : donnez un held_out= (--held-out) plus "
+        "petit."
+    ),
+    "race.all_failed": (
+        "Pas de verdict : chaque notation réservée a échoué sur les {cases} cas réservés "
+        "(l'arbitre ou le run a échoué), donc chaque score vaut 0. Voir les échecs "
+        "ci-dessous."
+    ),
+    "race.held_failures": (
+        "{count} des {total} notations réservées ont échoué (l'arbitre ou le run a échoué "
+        "sur ces cas) et valent 0."
+    ),
+    "race.gepa_failures": (
+        "{name!r} a rompu le contrat sur {count} évaluations de cas pendant GEPA (chacune "
+        "notée 0) : vérifiez-la avec %skynet_check."
+    ),
+    "race.magic_unknown": (
+        "{option} : aucune métrique enregistrée {name!r} ; enregistrées : {known}."
+    ),
+    "race.magic_distinct": (
+        "--metrics {text} : nommez au moins deux métriques enregistrées distinctes, séparées "
+        "par des virgules (--metrics informative,terse)."
+    ),
+    "race.budget_too_small": (
+        "budget={budget} est dépensé avant que GEPA ne puisse proposer quoi que ce soit : noter "
+        "le départ sur les {val} cas de validation, puis une proposition sur un mini-lot, en "
+        "prend {least}. Donnez budget={least} ou plus (--budget)."
     ),
 }

@@ -41,6 +41,21 @@ MESSAGES = {
         "Torne score mais rápida (ou aumente --timeout, até 600 s); uma chamada ao modelo juiz "
         "deve ter o seu próprio tempo limite."
     ),
+    "hint.expected_none": (
+        "expected é None porque nenhuma coluna de saída foi dada: todas as colunas viraram "
+        "entradas de run. Indique a coluna da resposta com outputs= (--outputs numa magic ou "
+        "no skynet-check)."
+    ),
+    "hint.expected_none_column": (
+        "expected é None porque nenhuma coluna de saída foi dada: todas as colunas viraram "
+        "entradas de run. A métrica lê expected[{column!r}] e os dados têm uma coluna "
+        "{column!r}: passe outputs={column!r} (--outputs {column} numa magic ou no "
+        "skynet-check)."
+    ),
+    "hint.name_undefined": (
+        "Defina ou importe {name!r} na própria métrica: uma variável do notebook não é visível "
+        "para ela, tal como não seria para metric.py quando o Skynet o carrega."
+    ),
     "hint.metric_raised_at": (
         "score lançou uma exceção em {where}: corrija o código nesse ponto (o traceback "
         'mostra a linha), ou capture o erro e devolva (0.0, {{"feedback": "porque é que esta '
@@ -81,6 +96,14 @@ MESSAGES = {
         "do relatório: to_dict(), to_frame(), --json]"
     ),
     # Metric return value.
+    "return.none": (
+        "score devolveu None (falta uma instrução return, ou ela não devolve nada): devolva "
+        'um par, (score, {{"feedback": "..."}}).'
+    ),
+    "return.only_number": (
+        "score devolveu só um número, não um par: devolva-o com o seu feedback, (score, "
+        '{{"feedback": "o que está errado e como é uma saída correta"}}).'
+    ),
     "return.not_pair": (
         "score devolveu {value} (do tipo {type}), não um par: devolva uma tupla ou uma lista "
         'de dois itens, (score, {{"feedback": "..."}}).'
@@ -206,6 +229,24 @@ MESSAGES = {
         "Nenhum modelo da tarefa está configurado, por isso llm() em run(artifact, input) não "
         "pode responder: um problema de configuração, não um erro da função run. A verificação "
         "parou aqui: todos os casos falhariam da mesma forma."
+    ),
+    "model.key_missing": (
+        "{model} precisa de uma chave de API e nenhuma está definida: defina a variável de "
+        "ambiente {variable} (ou passe api_key= nas configurações do modelo). Nenhuma "
+        "requisição foi enviada: um problema de configuração, não um erro no seu código."
+    ),
+    "model.key_rejected": (
+        "O provedor recusou a chave de API de {model} ({status}): verifique {variable} "
+        "(ou o api_key= nas configurações do modelo). Sem novas tentativas: um problema de "
+        "configuração, não um erro no seu código."
+    ),
+    "case.model_key": "{problem} A execução parou aqui: todos os casos falhariam da mesma forma.",
+    "case.not_run_model_key": (
+        "Não executado: o caso {case} encontrou a chave de API do modelo ausente ou recusada."
+    ),
+    "hint.model_key": (
+        "Defina a chave de API do modelo (a frase acima nomeia a variável) e rode de novo; "
+        "a chave nunca aparece nos relatórios."
     ),
     "case.not_run_no_model": (
         "Não executado: o caso {case} não encontrou nenhum modelo configurado."
@@ -356,7 +397,7 @@ MESSAGES = {
     "data.no_rows_in_file": (
         "O ficheiro de dados {path} não tem linhas: uma verificação precisa de pelo menos um caso."
     ),
-    "data.unknown_column": "Coluna desconhecida {name!r}; os dados têm: {columns}.",
+    "data.unknown_column": "{option}: nenhuma coluna {name!r}.{close} Os dados têm: {columns}.",
     "data.bad_json_cell": (
         "Coluna {column!r}, linha {row}: a célula {cell} não é JSON válido ({error}). Escreva-a "
         'em JSON (uma lista: ["a", "b"], texto: "entre aspas", null para nada), ou tire '
@@ -504,6 +545,10 @@ MESSAGES = {
     "limits.sample": "sample deve ser 'first' ou 'random', recebido {value}.",
     "limits.concurrency": "concurrency deve ser um número inteiro de 1 ou mais, recebido {value}.",
     "limits.count": "{option} deve ser um número inteiro de {low} a {high}, recebido {value}.",
+    "limits.executor_type": (
+        "executor deve ser um concurrent.futures.Executor (com submit()), como "
+        "ThreadPoolExecutor(4) ou o get_executor() de um cliente Dask; recebeu {value}."
+    ),
     "limits.isolation_executor": (
         'isolation="process" corre os casos em processos locais e não se combina com um '
         "executor (os workers do executor correm os casos): dê um ou outro."
@@ -759,6 +804,7 @@ MESSAGES = {
         "other": "{done} de {total} casos",
     },
     "view.failed_count": "{count} com falha",
+    "report.all_cached": "todos os casos vêm da cache de execuções: nenhum modelo consultado",
     "report.stand_in_calls": {
         "one": (
             "{count} chamada de modelo respondida por um substituto offline, não por um modelo real"
@@ -920,8 +966,16 @@ MESSAGES = {
     "magic.saved": "Guardada em {path}.",
     "magic.save_unchanged": "{path} já contém esta métrica: nada foi escrito.",
     "magic.save_refused": (
-        "Não guardada: {path} existe com outro conteúdo e ficou intacto. "
-        "Acrescente --force para o substituir."
+        "Não guardada: {path} tem um conteúdo que este notebook não escreveu (um editor, o "
+        "git ou outro notebook o alterou), e ficou intacto. Acrescente --force para o "
+        "substituir."
+    ),
+    "magic.saved_over_ours": (
+        "Guardada em {path} (no lugar do que este notebook tinha guardado lá)."
+    ),
+    "magic.registered_not_saved": (
+        "A métrica da célula fica registada como {name!r} mesmo assim: o notebook passa a "
+        "verificá-la, enquanto {path} (o que o skynet-check e o Skynet leem) tem a outra."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -969,9 +1023,25 @@ MESSAGES = {
         "SkynetMagics.cache_dir."
     ),
     "cache.unusable": (
-        "A cache de execuções {path} não pôde ser usada ({error}); esta verificação corre sem "
-        "ela: cada chamada ao modelo é feita, e nenhuma fica guardada em disco. Apague esse "
-        "caminho (ou execute %skynet_cache --clear) para começar uma cache nova."
+        "A cache de execuções {path} não pôde ser usada ({error}): as chamadas ao modelo são "
+        "feitas sem ela, e nenhuma fica guardada em disco. Para começar uma cache nova, apague "
+        "esse caminho (ou chame clear() no RunCache)."
+    ),
+    "cache.unusable_notebook": (
+        "A cache de execuções {path} não pôde ser usada ({error}): as chamadas ao modelo são "
+        "feitas sem ela, e nenhuma fica guardada em disco. Para começar uma cache nova, execute "
+        "%skynet_cache --clear."
+    ),
+    "cache.unusable_cli": (
+        "A cache de execuções {path} não pôde ser usada ({error}): as chamadas ao modelo são "
+        "feitas sem ela, e nenhuma fica guardada em disco. Para começar uma cache nova, apague "
+        "esse caminho ou dê outro --cache-dir."
+    ),
+    "cache.locked": (
+        "A cache de execuções {path} está bloqueada por outro processo (esperou {seconds} s: "
+        "{error}). Nada se perde e nada precisa de ser apagado: as respostas obtidas entretanto "
+        "ficam guardadas neste kernel e são escritas no ficheiro assim que o bloqueio for "
+        "libertado."
     ),
     "cache.is_directory": "é uma pasta, não um ficheiro",
     "engine.replayed": (
@@ -1581,6 +1651,31 @@ MESSAGES = {
         "valores)."
     ),
     "align.column_name": "labels= e rationale= nomeiam colunas dos dados, recebido {value}.",
+    "align.prompt_is": (
+        "{prompt} é {what} na métrica, não um único literal de string: sj.align reescreve o "
+        'literal de {prompt} = """...""", escreva aí as instruções numa única string simples.'
+    ),
+    "align.kind_fstring": "uma f-string",
+    "align.kind_bytes": 'bytes (b"...")',
+    "align.kind_constant": "o valor {value}",
+    "align.kind_expression": "uma expressão ou outra atribuição (linha {line})",
+    "align.kind_changed": "alterado depois de atribuído (linha {line})",
+    "align.kind_no_value": "declarado sem valor",
+    "align.kind_function": "uma função",
+    "align.kind_class": "uma classe",
+    "align.kind_import": "um nome importado",
+    "align.kind_runtime": "outro valor depois de o módulo da métrica correr",
+    "align.unparsable": (
+        "A fonte da métrica não é Python válido, a sua string não pode ser encontrada: {error}"
+    ),
+    "align.not_located": (
+        "O literal de {prompt} (linha {line}) não pôde ser localizado exatamente na fonte da "
+        "métrica, por isso não é reescrito: escreva-o como um único literal de string."
+    ),
+    "align.changed_on_disk": (
+        "Não gravado: {path} mudou desde que sj.align o leu, e o seu {prompt} já não são as "
+        "instruções alinhadas. Passe force=True para o substituir."
+    ),
     "align.too_few_labels": {
         "one": (
             "Só {count} caso tem uma etiqueta humana (e uma saída) em {column}: alinhar um juiz "
@@ -1681,5 +1776,122 @@ MESSAGES = {
         "O GEPA gastou o seu orçamento de {budget} chamadas antes de poder propor: julgar uma "
         "vez os {train} casos de treino leva {train}. Dê --budget {needed} (budget={needed}) ou "
         "mais."
+    ),
+    # --- race -------------------------------------------------------------------------------
+    "race.bad_metrics": (
+        "race() recebe um dict nome -> métrica, ou uma lista de métricas; recebeu um {type}."
+    ),
+    "race.too_few_metrics": "Uma corrida compara pelo menos duas métricas; recebeu {count}.",
+    "race.total_budget": (
+        "budget={budget} para {metrics} métricas x {repeats} repetições são {total} chamadas "
+        "de métrica no total, e uma corrida permite no máximo {most}: baixe budget ou repeats."
+    ),
+    "race.bad_held_out": (
+        "held_out deve ser uma fração dos casos (entre 0 e 1) ou um número inteiro de casos, "
+        "recebeu {value}."
+    ),
+    "race.too_few_held_out": (
+        "Uma corrida precisa de pelo menos {least} casos reservados para distinguir as métricas "
+        "(e mais 2 para o treino e a validação do GEPA); {count} dos {total} casos ficariam "
+        "reservados. Dê pelo menos {cases} casos, ou um held_out= (--held-out) maior."
+    ),
+    "race.running": (
+        "Corrida de {metrics} métricas no GEPA; os casos reservados são avaliados por {referee!r}…"
+    ),
+    "race.no_result": "A corrida acabou antes de algum melhor artefato ser avaliado.",
+    "race.only_one": ("Só {name!r} terminou uma execução: não há outra métrica com que comparar."),
+    "race.winner": (
+        "{name!r} vence: nota reservada {score} contra {other_score} de {other!r} (uma margem "
+        "de {margin} em {cases} casos reservados)."
+    ),
+    "race.tie_ranges": (
+        "Empate: {name!r} {score} e {other!r} {other_score} em {cases} casos reservados, e as "
+        "suas faixas nas sementes sobrepõem-se."
+    ),
+    "race.tie_too_few": (
+        "Empate: {name!r} {score} e {other!r} {other_score} em {cases} casos reservados são "
+        "poucos para os distinguir; uma margem de {margin} precisaria de cerca de {needed} casos "
+        "reservados."
+    ),
+    "race.tie_noise": (
+        "Empate: {name!r} {score} e {other!r} {other_score} em {cases} casos reservados são "
+        "poucos para os distinguir."
+    ),
+    "race.tie_equal": (
+        "Empate: {name!r} e {other!r} têm ambas {score} nos {cases} casos reservados."
+    ),
+    "race.facts": (
+        "árbitro {referee!r} · {held} casos reservados que o GEPA nunca vê · {train} casos de "
+        "treino e {val} de validação · artefato inicial {seed} nos reservados · orçamento "
+        "{budget} chamadas de métrica por execução (o GEPA para no primeiro controlo além dele), "
+        "sementes do GEPA por métrica: {repeats}; cerca de {total} no total"
+    ),
+    "race.max_cost": "· max_cost {usd} para toda a corrida ({share} por execução)",
+    "race.cost": "custo {total} (tarefa {task}, juiz {judge}, reflexão {reflection})",
+    "race.stopped_interrupted": (
+        "Interrompida (Ctrl-C): a classificação conta as execuções que terminaram."
+    ),
+    "race.stopped_max_cost": (
+        "Parada em max_cost: as execuções não iniciadas não correram; a classificação conta as "
+        "execuções que terminaram."
+    ),
+    "race.stop_budget": "orçamento",
+    "race.stop_max_cost": "max_cost",
+    "race.stop_interrupted": "interrompida",
+    "race.stop_reflection_error": "erro de reflexão",
+    "race.stop_other": "outro",
+    "race.col_metric": "métrica",
+    "race.col_held_out": "nota reservada (média [faixa])",
+    "race.col_calls": "chamadas de métrica",
+    "race.col_proposals": "propostas (mantidas)",
+    "race.col_cost": "custo",
+    "race.col_stopped": "parou por",
+    "race.best_of": "Melhor artefato de {name!r} (semente {seed}), comparado ao inicial:",
+    "race.chart_score": "melhor nota de validação, segundo cada métrica",
+    "race.chart_calls": "chamadas de métrica (0–{most})",
+    "race.chart_label": ("A melhor nota de validação de cada métrica contra as chamadas gastas"),
+    "race.calls": "{calls} de {budget} chamadas de métrica",
+    "race.waiting": "Corrida das métricas no GEPA: a dividir os casos, a avaliar o início…",
+    "race.magic_two_metrics": (
+        "--metrics {text}: indique duas ou mais métricas registadas, separadas por vírgulas "
+        "(--metrics informative,terse)."
+    ),
+    "race.blank_name": (
+        "Uma métrica da corrida precisa de um nome para mostrar: dê a cada uma um nome não vazio."
+    ),
+    "race.not_a_metric": (
+        "A métrica {name!r} é do tipo {type}: uma métrica é uma função score, um caminho "
+        "metric.py ou texto-fonte."
+    ),
+    "race.bad_seed": "seed deve ser um número inteiro, recebeu {value}.",
+    "race.unknown_referee": (
+        "referee={name!r} não é nenhuma das métricas da corrida ({names}), nem um ficheiro "
+        "metric.py: dê um dos seus nomes, um caminho, texto-fonte ou uma função score."
+    ),
+    "race.too_few_left": (
+        "held_out={count} deixa {left} dos {total} casos para o GEPA, que precisa de pelo "
+        "menos 2 (um caso de treino e um de validação): dê um held_out= (--held-out) menor."
+    ),
+    "race.all_failed": (
+        "Sem veredito: todas as avaliações reservadas falharam nos {cases} casos reservados "
+        "(o árbitro ou o run falhou), por isso todas as notas são 0. Veja as falhas abaixo."
+    ),
+    "race.held_failures": (
+        "{count} das {total} avaliações reservadas falharam (o árbitro ou o run falhou "
+        "nesses casos) e valem 0."
+    ),
+    "race.gepa_failures": (
+        "{name!r} quebrou o contrato em {count} avaliações de casos durante o GEPA (cada uma "
+        "com nota 0): verifique-a com %skynet_check."
+    ),
+    "race.magic_unknown": "{option}: nenhuma métrica registada {name!r}; registadas: {known}.",
+    "race.magic_distinct": (
+        "--metrics {text}: indique duas ou mais métricas registadas distintas, separadas por "
+        "vírgulas (--metrics informative,terse)."
+    ),
+    "race.budget_too_small": (
+        "budget={budget} é gasto antes de o GEPA poder propor algo: avaliar o início nos {val} "
+        "casos de validação, e depois uma proposta num mini-lote, leva {least}. Dê "
+        "budget={least} ou mais (--budget)."
     ),
 }

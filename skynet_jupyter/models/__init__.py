@@ -9,4 +9,7 @@ Modules::
     case_context.py  the current case: its models, phase (run or metric) and usage
     call_cache.py    model calls kept by their request (memory and file): CallCache
     call_store.py    those replies on disk: one sqlite file, shared by processes
+    model_names.py   what counts as a model, and its secret-free name in messages
+    credentials.py   a model's API key, missing or refused: one sentence, never retried
+    call_error.py    ModelCallError: a call that failed at the provider (home: llm)
 """

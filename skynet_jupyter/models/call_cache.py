@@ -29,14 +29,25 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from ..core.secrets import masked, secret_name
+from ..core.secrets import masked
 
 if TYPE_CHECKING:
     from .call_store import CallStore, Cleared
 
-__all__ = ["CachedReply", "CallCache", "request_key"]
+__all__ = [
+    "CREDENTIAL_ARGUMENTS",
+    "CREDENTIAL_HEADERS",
+    "CachedReply",
+    "CallCache",
+    "is_credential_argument",
+    "is_credential_header",
+    "request_key",
+    "request_text",
+    "stable_order",
+    "stable_text",
+]
 
-SCHEMA = 1  # change it when what a key covers, or what a record holds, changes
+SCHEMA = 2  # change it when what a key covers, or what a record holds, changes
 
 # litellm arguments that change how a call is made, never what the model answers.
 _NOT_IN_KEY = frozenset(
@@ -95,19 +106,77 @@ class _NoKey(Exception):
     """A request holding a value with no canonical form: that call is not kept."""
 
 
+# Credential arguments of litellm.completion, by exact name (case-insensitive), and any
+# ``*_api_key``: never by a substring, as ``max_tokens`` or ``stop_token_ids`` change the
+# reply.  With or without them the request asks the same thing.
+CREDENTIAL_ARGUMENTS = frozenset(
+    {
+        "api_key",
+        "apikey",
+        "aws_access_key_id",
+        "aws_secret_access_key",
+        "aws_session_token",
+        "aws_web_identity_token",
+        "azure_ad_token",
+        "azure_ad_token_provider",
+        "azure_password",
+        "client_secret",
+        "vertex_credentials",
+        "vertex_ai_credentials",
+        "watsonx_credentials",
+        "wx_credentials",
+        "watsonx_token",
+        "gigachat_access_token",
+    }
+)
+# Request headers that carry a credential (``-`` and ``_`` alike, any case), and any
+# ``*-api-key``; a value such as "Bearer ..." or "Basic ..." is one under any name.
+CREDENTIAL_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "api-key",
+        "x-api-key",
+        "apikey",
+        "cookie",
+        "x-goog-api-key",
+        "x-auth-token",
+        "x-access-token",
+        "x-amz-security-token",
+        "ocp-apim-subscription-key",
+        "private-token",
+    }
+)
+_AUTH_SCHEME = re.compile(r"^\s*(bearer|basic|digest)\s+\S", re.IGNORECASE)
+_HIDDEN = "[credential]"  # a credential header's value in the key: which one, never said
+_URL_ARGUMENTS = frozenset({"api_base", "base_url"})  # user:PASSWORD@host: the password out
+
+
 def request_key(call: Mapping[str, Any]) -> str | None:
     """The key of one litellm call (its ``litellm.completion`` arguments), or None.
 
     None: an argument has no canonical JSON form (an object whose text would
     hold its address), so the call is made and not kept, never mixed up.
     """
+    text = request_text(call)
+    if text is None:
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def request_text(call: Mapping[str, Any]) -> str | None:
+    """The canonical JSON text :func:`request_key` hashes: no credential is in it."""
     identity = {}
     for name, value in call.items():
-        if name in _NOT_IN_KEY or _is_secret(name):
+        if str(name) in _NOT_IN_KEY or is_credential_argument(str(name)):
             continue  # with or without a key in the settings, the request is the same
-        identity[name] = masked(value, headers=True) if _HEADERS.search(name) else value
+        if _HEADERS.search(str(name)):
+            value = _without_credentials(value)
+        elif str(name) in _URL_ARGUMENTS and isinstance(value, str):
+            value = masked(value)
+        identity[name] = value
     try:
-        text = json.dumps(
+        return json.dumps(
             {"schema": SCHEMA, "request": identity},
             sort_keys=True,
             ensure_ascii=False,
@@ -116,15 +185,53 @@ def request_key(call: Mapping[str, Any]) -> str | None:
         )
     except (_NoKey, TypeError, ValueError, RecursionError):
         return None
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 _HEADERS = re.compile(r"headers?$", re.IGNORECASE)
 
 
-def _is_secret(name: str) -> bool:
-    """A credential argument (api_key, aws_secret_access_key...), not max_tokens."""
-    return secret_name(name) and not name.lower().endswith("tokens")
+def is_credential_argument(name: str) -> bool:
+    """A credential argument (``api_key``, ``aws_secret_access_key``...), by its exact name."""
+    lowered = name.lower()
+    return lowered in CREDENTIAL_ARGUMENTS or lowered.endswith("_api_key")
+
+
+def is_credential_header(name: Any, value: Any) -> bool:
+    """A header that carries a credential: by its name, or a value with an auth scheme."""
+    lowered = str(name).strip().lower().replace("_", "-")
+    if lowered in CREDENTIAL_HEADERS or lowered.endswith("-api-key"):
+        return True
+    return isinstance(value, str) and _AUTH_SCHEME.match(value) is not None
+
+
+def _without_credentials(headers: Any) -> Any:
+    """Headers with every credential's value hidden; every other value as it is sent."""
+    if isinstance(headers, Mapping):
+        return {
+            name: _HIDDEN if is_credential_header(name, value) else value
+            for name, value in headers.items()
+        }
+    if isinstance(headers, list | tuple):  # pairs, as some HTTP clients take them
+        return [
+            [pair[0], _HIDDEN]
+            if isinstance(pair, list | tuple)
+            and len(pair) == 2
+            and is_credential_header(pair[0], pair[1])
+            else pair
+            for pair in headers
+        ]
+    if isinstance(headers, str) and _CREDENTIAL_TEXT.search(headers):  # "Name: value" text
+        return _HIDDEN
+    return headers
+
+
+_CREDENTIAL_TEXT = re.compile(
+    "|".join(
+        [r"\b(?:bearer|basic|digest)\s+\S", r"-api-key\b"]
+        + [rf"(?<![\w-]){re.escape(name)}\s*[:=]" for name in sorted(CREDENTIAL_HEADERS)]
+    ),
+    re.IGNORECASE,
+)
 
 
 def _canonical(value: Any) -> Any:
@@ -136,12 +243,41 @@ def _canonical(value: Any) -> Any:
     if callable(dump):
         return dump(mode="json")
     if isinstance(value, set | frozenset):
-        return sorted(value, key=repr)
+        return stable_order(value)  # never hash order: the same after a restart
     # A NumPy array or scalar: tolist(), as item() refuses an array of more than one value.
     tolist = getattr(value, "tolist", None)
     if callable(tolist) and type(value).__module__ == "numpy":
         return tolist()
     raise _NoKey(type(value).__name__)
+
+
+def stable_text(value: Any) -> str:
+    """``str(value)``, but a set's items sorted by their text, at any depth.
+
+    A set's own order is its hash order, which changes with ``PYTHONHASHSEED``: the same
+    request would differ at every restart (and never be found in the run cache).
+    """
+    if isinstance(value, set | frozenset):
+        if not value:
+            return f"{type(value).__name__}()"
+        items = "{" + ", ".join(_item_text(item) for item in stable_order(value)) + "}"
+        return items if type(value) is set else f"{type(value).__name__}({items})"
+    return str(value)
+
+
+def stable_order(items: set[Any] | frozenset[Any]) -> list[Any]:
+    """A set's items sorted by their text (their repr, with their own sets sorted)."""
+    return sorted(items, key=_item_text)
+
+
+def _item_text(value: Any) -> str:
+    """An item's repr, as ``str`` of its container shows it, with its own sets sorted."""
+    if isinstance(value, set | frozenset):
+        return stable_text(value)
+    if type(value) is tuple:
+        inner = ", ".join(_item_text(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
 
 
 class CallCache:
@@ -222,6 +358,8 @@ class CallCache:
     def get(self, key: str) -> CachedReply | None:
         """The reply kept for ``key`` (memory first, then the file), counted as a hit or miss."""
         found = self.store.get(key)
+        if self.disk is not None and self.disk.pending:
+            self.disk.flush()  # replies a lock kept from the file: written once it is free
         if found is None and self.disk is not None:
             record = self.disk.get(key)
             found = None if record is None else CachedReply.from_record(record)
@@ -229,6 +367,10 @@ class CallCache:
                 self.store[key] = found
         self._counts.add(found is not None)
         return found
+
+    def asked(self) -> None:
+        """A call made without a look-up (``--fresh``): counted with the misses, as asked."""
+        self._counts.add(False)
 
     def put(self, key: str, reply: CachedReply) -> None:
         self.store[key] = reply

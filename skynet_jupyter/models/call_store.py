@@ -2,10 +2,12 @@
 
 ``CallStore`` keeps a JSON record per request key (the standard library's
 sqlite3; WAL mode, so two kernels or two processes may write at once).  A
-lock held by another process is waited for a short, bounded time
-(``LOCK_WAIT_S``), never 30 s in silence.  A file that cannot be used
-(damaged, locked, read-only, a directory) is one warning naming it; the
-cache then works in memory only, and the check runs as if there were none.
+lock held by another process is waited for ``LOCK_WAIT_S`` in all, never 30 s
+in silence; then one warning, and the replies made meanwhile wait in memory
+and are written as soon as the file is free again (a lock passes: the file is
+never given up for it).  A file that cannot be used (damaged, read-only, a
+directory) is one warning naming it; the cache then works in memory only, and
+the check runs as if there were none.
 """
 
 from __future__ import annotations
@@ -23,14 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..i18n import resolve_lang, t
+from ..i18n import current_surface, resolve_lang, t
 
 __all__ = ["LOCK_WAIT_S", "CallStore", "Cleared"]
 
-LOCK_WAIT_S = 1.5  # how long a write waits for another process's lock before giving up
-# sqlite may answer "locked" at once, without waiting (two processes creating the file,
-# WAL recovery): a few tries before the file is given up for this store.
-_LOCK_TRIES = 3
+LOCK_WAIT_S = 1.5  # how long a write waits, in all, for another process's lock
+# While the file stays locked, each write or look-up tries again this briefly (the replies
+# wait in memory meanwhile): a long lock costs a check little, and ends as soon as it passes.
+_LOCKED_WAIT_S = 0.05
 _TABLE = "replies"
 _OLD_TABLES = ("outputs",)  # the run-output cache of earlier versions: its keys never match
 
@@ -40,24 +42,38 @@ class Cleared:
     """What :meth:`CallStore.clear` did: how many entries went, and what happened to the path."""
 
     count: int
-    removed: str | None = None  # "damaged" (an unreadable file), "directory" (an empty one)
+    # "damaged" (an unreadable file), "directory" (an empty one), "link" (a symbolic link,
+    # removed without following it)
+    removed: str | None = None
     kept_directory: bool = False  # a directory with files in it: left as it is
+
+
+_UNUSABLE = {
+    "python": "cache.unusable",
+    "notebook": "cache.unusable_notebook",
+    "cli": "cache.unusable_cli",
+}
 
 
 class CallStore:
     """Replies on disk: ``get(key)``, ``put(key, record)``, ``clear()``, ``len()``.
 
-    ``record`` is a dict of JSON values.  Any failure to open, read or write
-    warns once (naming the path) and turns the file off for this store.
+    ``record`` is a dict of JSON values.  A lock held by another process warns
+    once while it lasts; the replies written meanwhile wait in memory (``pending``)
+    and go to the file at the first write or look-up after it is released.  Any other
+    failure to open, read or write warns once (naming the path) and turns the file
+    off for this store, until :meth:`clear`.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, warn: Callable[[str], None] | None = None):
         self.path = Path(path).expanduser()
-        self._warn = warn or (lambda text: warnings.warn(text, RuntimeWarning, stacklevel=4))
+        self._warn = warn or (lambda text: warnings.warn(text, RuntimeWarning, stacklevel=5))
         self._local = threading.local()
         self._lock = threading.Lock()
         self.broken = False
         self._warned = False
+        self._pending: dict[str, str] = {}  # key -> record: replies made while it was locked
+        self._locked_at: float | None = None  # monotonic(): the lock seen, not yet passed
 
     def __getstate__(self) -> dict[str, Any]:
         # Another process (a worker, a Dask node) opens its own connection to the same file.
@@ -69,7 +85,7 @@ class CallStore:
         self._warned = self.broken  # the kernel said so already
 
     # A connection per thread: sqlite connections are not shared across threads.
-    def _connection(self) -> sqlite3.Connection | None:
+    def _connection(self, deadline: float) -> sqlite3.Connection | None:
         if self.broken:
             return None
         connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
@@ -81,75 +97,118 @@ class CallStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             connection = sqlite3.connect(self.path, timeout=LOCK_WAIT_S, isolation_level=None)
             try:
-                _patiently(_prepare, connection)
+                _patiently(_prepare, connection, connection=connection, deadline=deadline)
             except BaseException:
                 connection.close()
                 raise
         except (sqlite3.Error, OSError) as exc:
-            self._fail(exc)
+            self._failed(exc)
             return None
         self._local.connection = connection
         return connection
 
+    def _failed(self, exc: BaseException) -> None:
+        """A lock: warn once while it lasts, and try again later; anything else: ``_fail``."""
+        if not _is_lock(exc):
+            self._fail(exc)
+            return
+        with self._lock:
+            first = self._locked_at is None
+            self._locked_at = time.monotonic()
+        if first:
+            self._warn(
+                t(
+                    "cache.locked",
+                    resolve_lang(None),
+                    path=str(self.path),
+                    seconds=f"{LOCK_WAIT_S:g}",
+                    error=f"{type(exc).__name__}: {exc}",
+                )
+            )
+
     def _fail(self, exc: BaseException) -> None:
         with self._lock:
             self.broken = True
+            self._pending.clear()
             if self._warned:
                 return
             self._warned = True
         self.close()
-        self._warn(
-            t(
-                "cache.unusable",
-                resolve_lang(None),
-                path=str(self.path),
-                error=f"{type(exc).__name__}: {exc}",
-            )
-        )
+        # Each surface names its own way to start a new cache (issue 36).
+        said = _UNUSABLE[current_surface()]
+        error = f"{type(exc).__name__}: {exc}"
+        self._warn(t(said, resolve_lang(None), path=str(self.path), error=error))
+
+    def _deadline(self) -> float:
+        """When this operation stops waiting for another process's lock."""
+        locked = self._locked_at is not None
+        return time.monotonic() + (_LOCKED_WAIT_S if locked else LOCK_WAIT_S)
+
+    @property
+    def pending(self) -> int:
+        """Replies waiting in memory for the file to be free of another process's lock."""
+        return len(self._pending)
 
     def get(self, key: str) -> dict[str, Any] | None:
-        connection = self._connection()
+        waiting = self._pending.get(key)
+        if waiting is not None:
+            return _record(waiting)
+        deadline = self._deadline()
+        connection = self._connection(deadline)
         if connection is None:
             return None
         try:
-            row = connection.execute(
-                f"SELECT record FROM {_TABLE} WHERE key = ?", (key,)
-            ).fetchone()
+            row = _patiently(_one, connection, key, connection=connection, deadline=deadline)
         except sqlite3.Error as exc:
-            self._fail(exc)
+            self._failed(exc)
             return None
-        if row is None:
-            return None
-        try:
-            record = json.loads(row[0])
-        except (TypeError, ValueError):  # one damaged entry is a miss, not a broken cache
-            return None
-        return record if isinstance(record, dict) else None
+        return None if row is None else _record(row[0])
 
     def put(self, key: str, record: dict[str, Any]) -> bool:
-        connection = self._connection()
+        """Write ``record`` (and the replies waiting for a lock); False: not written now."""
+        if self.broken:
+            return False
+        with self._lock:
+            self._pending[key] = json.dumps(record, ensure_ascii=False)
+        return self.flush()
+
+    def flush(self) -> bool:
+        """Write the replies waiting for a lock; False when some still wait (or it is off)."""
+        with self._lock:
+            waiting = dict(self._pending)
+        if not waiting:
+            return not self.broken
+        deadline = self._deadline()
+        connection = self._connection(deadline)
         if connection is None:
             return False
+        saved = time.time()
+        rows = [(key, text, saved) for key, text in waiting.items()]
         try:
-            _patiently(
-                connection.execute,
-                f"INSERT OR REPLACE INTO {_TABLE} (key, record, saved) VALUES (?, ?, ?)",
-                (key, json.dumps(record, ensure_ascii=False), time.time()),
-            )
+            _patiently(_write, connection, rows, connection=connection, deadline=deadline)
         except sqlite3.Error as exc:
-            self._fail(exc)
+            self._failed(exc)
             return False
+        with self._lock:
+            for key, text in waiting.items():
+                if self._pending.get(key) is text:  # not replaced by a newer reply meanwhile
+                    del self._pending[key]
+            self._locked_at = None  # the lock passed: a new one warns again
         return True
 
     def __len__(self) -> int:
-        connection = self._connection()
+        if self._pending:
+            self.flush()
+        deadline = self._deadline()
+        connection = self._connection(deadline)
         if connection is None:
-            return 0
+            return len(self._pending)
         try:
-            return int(connection.execute(f"SELECT COUNT(*) FROM {_TABLE}").fetchone()[0])
+            found = int(_patiently(_count, connection, connection=connection, deadline=deadline))
         except sqlite3.Error as exc:
-            self._fail(exc)
-            return 0
+            self._failed(exc)
+            return len(self._pending)
+        return found + len(self._pending)
 
     def size_bytes(self) -> int:
         """The file's size on disk, with its write-ahead log (0 for a directory)."""
@@ -160,7 +219,21 @@ class CallStore:
         return total
 
     def clear(self) -> Cleared:
-        """Forget every reply.  A damaged file is removed, an empty directory too."""
+        """Forget every reply.  A damaged file is removed, an empty directory too.
+
+        A symbolic link is removed, never followed: what it points at is left as it is.
+        """
+        with self._lock:
+            self._pending.clear()
+            self._locked_at = None
+        if self.path.is_symlink():
+            through = self._count_quietly() if self.path.is_file() else 0
+            self.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+            self._remove_logs()
+            self._reset()
+            return Cleared(through or 0, removed="link")
         if self.path.is_dir():
             self.close()
             if any(self.path.iterdir()):
@@ -173,14 +246,20 @@ class CallStore:
             count = self._count_quietly()
         damaged = count is None
         self.close()
-        for part in self._files():
-            if part.is_dir():  # a "-wal" or "-shm" directory: never a user's folder
+        with contextlib.suppress(OSError):  # a path under a file: nothing to remove
+            self.path.unlink(missing_ok=True)
+        self._remove_logs()
+        self._reset()
+        return Cleared(count or 0, removed="damaged" if damaged else None)
+
+    def _remove_logs(self) -> None:
+        """The "-wal" and "-shm" files; a link is removed, never followed."""
+        for part in self._files()[1:]:
+            if part.is_dir() and not part.is_symlink():  # a "-wal" directory: never a user's
                 shutil.rmtree(part, ignore_errors=True)
             else:
                 with contextlib.suppress(OSError):  # a path under a file: nothing to remove
                     part.unlink(missing_ok=True)
-        self._reset()
-        return Cleared(count or 0, removed="damaged" if damaged else None)
 
     def _count_quietly(self) -> int | None:
         """How many entries the file holds, or None when it cannot be read (no warning)."""
@@ -226,14 +305,66 @@ def _prepare(connection: sqlite3.Connection) -> None:
             connection.execute(f"DROP TABLE IF EXISTS {old}")
 
 
-def _patiently(do: Callable[..., Any], *args: Any) -> Any:
-    """``do(*args)``, tried again when another process held the file ("locked", "busy")."""
-    for attempt in range(_LOCK_TRIES):
+def _write(connection: sqlite3.Connection, rows: list[tuple[str, str, float]]) -> None:
+    """The rows in one transaction: all written, or none."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.executemany(
+            f"INSERT OR REPLACE INTO {_TABLE} (key, record, saved) VALUES (?, ?, ?)", rows
+        )
+        connection.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _one(connection: sqlite3.Connection, key: str) -> Any:
+    return connection.execute(f"SELECT record FROM {_TABLE} WHERE key = ?", (key,)).fetchone()
+
+
+def _count(connection: sqlite3.Connection) -> int:
+    return int(connection.execute(f"SELECT COUNT(*) FROM {_TABLE}").fetchone()[0])
+
+
+def _record(text: Any) -> dict[str, Any] | None:
+    try:
+        record = json.loads(text)
+    except (TypeError, ValueError):  # one damaged entry is a miss, not a broken cache
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _is_lock(exc: BaseException) -> bool:
+    """Another process holds the file ("database is locked", "busy"): it will pass."""
+    words = str(exc).lower()
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in words or "busy" in words)
+
+
+def _patiently(
+    do: Callable[..., Any],
+    *args: Any,
+    connection: sqlite3.Connection | None = None,
+    deadline: float | None = None,
+) -> Any:
+    """``do(*args)``, tried again while another process holds the file, until ``deadline``.
+
+    The whole wait, sqlite's and the pauses between tries, ends at ``deadline`` (by
+    default ``LOCK_WAIT_S`` from now): sqlite may answer "locked" at once, without waiting
+    (two processes creating the file, WAL recovery), so a try is not a wait.
+    """
+    if deadline is None:
+        deadline = time.monotonic() + LOCK_WAIT_S
+    attempt = 0
+    while True:
+        left = deadline - time.monotonic()
+        if connection is not None:  # sqlite's own wait: what is left, no more
+            connection.execute(f"PRAGMA busy_timeout = {max(0, int(left * 1000))}")
         try:
             return do(*args)
         except sqlite3.OperationalError as exc:
-            words = str(exc).lower()
-            if attempt == _LOCK_TRIES - 1 or ("locked" not in words and "busy" not in words):
+            left = deadline - time.monotonic()
+            if not _is_lock(exc) or left <= 0:
                 raise
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")  # the last try returned or raised
+        attempt += 1
+        time.sleep(min(0.05 * attempt, left))

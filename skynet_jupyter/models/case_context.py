@@ -49,6 +49,8 @@ class Usage:
         "cost_usd",
         "input_tokens",
         "output_tokens",
+        "paid_known",
+        "paid_usd",
         "replayed_ms",
         "retries",
         "stand_in_calls",
@@ -64,6 +66,8 @@ class Usage:
         self.output_tokens = 0
         self.cost_usd = 0.0
         self.cost_known = True
+        self.paid_usd = 0.0  # the calls made now, not answered from the call cache
+        self.paid_known = True
 
     def add(self, input_tokens: int, output_tokens: int, cost_usd: float | None) -> None:
         self.calls += 1
@@ -77,6 +81,18 @@ class Usage:
     @property
     def cost(self) -> float | None:
         return self.cost_usd if self.cost_known else None
+
+    def add_paid(self, cost_usd: float | None) -> None:
+        """One call made now (not a cache hit): what it cost this run."""
+        if cost_usd is None:
+            self.paid_known = False
+        else:
+            self.paid_usd += cost_usd
+
+    @property
+    def paid(self) -> float | None:
+        """What this phase's calls cost now (a cache hit is free); None: a price unknown."""
+        return self.paid_usd if self.paid_known else None
 
     def observation(self, run_ms: float) -> Observation:
         """This usage as what ``observation()`` tells the metric, for a run of ``run_ms``.

@@ -45,7 +45,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..core.secrets import redact, safe_repr, secrets_in
+from ..core.secrets import redact, secrets_in
+from .call_error import ModelCallError
+from .credentials import ModelKeyProblem, key_problem, missing_key
+from .model_names import check_model, describe_model
 
 if TYPE_CHECKING:
     from .call_cache import CallCache
@@ -88,65 +91,6 @@ class ModelReply:
     latency_ms: float | None = None
 
 
-class ModelCallError(RuntimeError):
-    """A model call failed at the provider (after the retries that apply).
-
-    ``status_code`` is the HTTP status when there was one, ``kind`` litellm's
-    name for the error (``RateLimitError``, ``AuthenticationError``, ...),
-    ``provider_message`` what the provider said, with secrets redacted.
-    """
-
-    def __init__(
-        self,
-        model: str,
-        kind: str,
-        provider_message: str,
-        status_code: int | None = None,
-        retries: int = 0,
-    ) -> None:
-        self.model = model
-        self.kind = kind
-        self.provider_message = provider_message
-        self.status_code = status_code
-        self.retries = retries
-        status = f"HTTP {status_code} " if status_code else ""
-        after = f" after {retries} {'retry' if retries == 1 else 'retries'}" if retries else ""
-        super().__init__(
-            f"The model {model} failed{after} ({status}{kind}): {provider_message}".rstrip()
-        )
-
-
-def describe_model(model: Any) -> str:
-    """A short, secret-free name for ``model`` (for messages)."""
-    if isinstance(model, str):
-        return redact(model)
-    if isinstance(model, Mapping):
-        return redact(str(model.get("model", "?")), secrets_in(model))
-    if getattr(model, "names_itself", False):  # the stand-in: its repr says what it is
-        return repr(model)
-    name = getattr(model, "__qualname__", None) or type(model).__qualname__
-    return f"callable {name}"
-
-
-def check_model(model: Any, setting: str = "model") -> Any:
-    """``model`` if it is a model (string, litellm dict or callable), else a TypeError."""
-    if isinstance(model, str) and model.strip():
-        return model
-    if isinstance(model, Mapping) and isinstance(model.get("model"), str) and model["model"]:
-        return model
-    if callable(model) and not isinstance(model, type):
-        return model
-    if isinstance(model, Mapping):
-        problem = "a dict without a 'model' key (the litellm model string)"
-    else:
-        problem = f"{safe_repr(model)[:60]} ({type(model).__name__})"
-    raise TypeError(
-        f"{setting} must be a litellm model string ('openai/gpt-4o-mini'), a dict of "
-        "litellm completion arguments with a 'model' key, or a callable "
-        f"(instructions, input) -> str; got {problem}."
-    )
-
-
 # --- calling ----------------------------------------------------------------------
 
 
@@ -177,14 +121,16 @@ def complete(
 
 
 def render_input(input: Any) -> str:
-    """The user message for ``input``: text as is, data as JSON."""
+    """The user message for ``input``: text as is, data as JSON (sets in a stable order)."""
     if isinstance(input, str):
         return input
     if isinstance(input, bytes):
         return input.decode("utf-8", errors="replace")
+    from .call_cache import stable_text  # sets in one order: the same request after a restart
+
     if isinstance(input, Mapping | list | tuple):
-        return json.dumps(input, ensure_ascii=False, indent=2, default=str)
-    return str(input)
+        return json.dumps(input, ensure_ascii=False, indent=2, default=stable_text)
+    return stable_text(input)
 
 
 def messages_for(instructions: str, input: Any) -> list[dict[str, str]]:
@@ -400,7 +346,11 @@ def _complete_litellm(
         from .call_cache import request_key
 
         key = request_key(call)
-        kept = call_cache.get(key) if key is not None and reuse else None
+        kept = None
+        if reuse and key is not None:
+            kept = call_cache.get(key)
+        else:  # --fresh (or a request with no key): asked, and counted as asked
+            call_cache.asked()
         if kept is not None:
             return ModelReply(
                 kept.text,
@@ -410,9 +360,12 @@ def _complete_litellm(
                 cached=True,
                 latency_ms=kept.latency_ms,
             )
+    missing = missing_key(call)  # at a miss: a reply from the cache needs no key
+    if missing is not None:
+        raise ModelKeyProblem(describe_model(model), missing[1])
     started = time.perf_counter()
-    reply = _ask_litellm(model, call)
-    if call_cache is not None and key is not None:
+    reply, whole = _ask_litellm(model, call)
+    if call_cache is not None and key is not None and whole:
         from .call_cache import CachedReply
 
         latency_ms = (time.perf_counter() - started) * 1000.0
@@ -424,16 +377,37 @@ def _complete_litellm(
     return reply
 
 
-def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> ModelReply:
+def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> tuple[ModelReply, bool]:
+    """The reply, and whether it is a whole answer that may be kept (:func:`_whole`)."""
     litellm = _litellm()
     from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread
 
     try:
         sent = _rate_limit.send(call, lambda: litellm.completion(**call))
     except _rate_limit.CallFailed as failed:
-        raise _call_error(failed.error, model, call, failed.retries, failed.note) from None
+        error = _call_error(failed.error, model, call, failed.retries, failed.note)
+        # A key missing or refused is a configuration problem: said once, the run stopped.
+        problem = key_problem(failed.error, error.model, call, error.provider_message)
+        raise (error if problem is None else problem) from None
     reply = _reply_from_response(sent.response, call["model"])
-    return dataclasses.replace(reply, retries=sent.retries) if sent.retries else reply
+    if sent.retries:
+        reply = dataclasses.replace(reply, retries=sent.retries)
+    return reply, _whole(sent.response)
+
+
+# Replies cut short: by the provider's filter, or at max_tokens.  Replayed from the cache they
+# would stand for the model's answer in every later run, so they are never kept.
+_CUT_SHORT = frozenset({"content_filter", "length"})
+
+
+def _whole(response: Any) -> bool:
+    """Whether ``response`` holds a whole answer: some text, neither filtered nor truncated."""
+    choices = getattr(response, "choices", None) or []
+    if not choices:
+        return False
+    finish = getattr(choices[0], "finish_reason", None)
+    content = getattr(getattr(choices[0], "message", None), "content", None)
+    return isinstance(content, str) and bool(content.strip()) and finish not in _CUT_SHORT
 
 
 def _call_error(

@@ -73,7 +73,7 @@ def configure(
     Returns the configured settings.
     """
     from . import rate_limit
-    from .llm import check_model
+    from .model_names import check_model
 
     if refusal_timeout is not None:
         rate_limit.set_refusal_timeout(refusal_timeout)

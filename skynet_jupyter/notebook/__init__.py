@@ -16,6 +16,7 @@ Modules::
     quality_magics.py  the metric-quality magics' work
     optimize_magic.py  %skynet_optimize's work
     align_magic.py     %skynet_align's work
+    race_magic.py      %skynet_race's work
     cell_display.py    a report shown once in its cell (live, then static)
     replay.py          the edit loop: re-registering a metric re-checks it
     save.py            --save: written atomically, never over another file

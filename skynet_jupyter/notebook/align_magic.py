@@ -111,7 +111,11 @@ def run_align(session: Session, args: argparse.Namespace, silenced: bool) -> Ali
         ),
     )
     if args.save and report.source is not None:
-        _, note = save_source(Path(unquote(args.save)).expanduser(), report.source, args.force)
+        target = Path(unquote(args.save)).expanduser()
+        try:
+            _, note = save_source(target, report.source, args.force, metric.name)
+        except UsageError as refused:  # the report is kept: the refusal is said beside it
+            note = str(refused)
         print(note)
     # The view shows the report (or ';' hid it): the cell's Out does not show it again.
     return session.shown_once(report)

@@ -27,7 +27,7 @@ from ..core.errors import DataError
 from ..core.model_settings import ModelSettings
 from ..core.options import EVAL_CONCURRENCY, MAX_TIMEOUT, MIN_TIMEOUT, Kind
 from ..core.skynet_import import install_skynet_module, uninstall_skynet_module
-from ..i18n import LANGUAGES, current_lang, language, t
+from ..i18n import LANGUAGES, current_lang, language, surface, t
 from ..models.settings import settings_changed, use_session_settings
 from .align_magic import ALIGN_OPTIONS, run_align
 from .cell_display import CellMark
@@ -51,6 +51,7 @@ from .quality_magics import (
     STABILITY_OPTIONS,
     run_quality,
 )
+from .race_magic import RACE_OPTIONS, run_race
 from .save import save_source
 from .session import LiveDisplay, Session, call_showing, find_metric
 
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
     from ..core.metric import Metric
     from ..core.report import CheckReport, EvalReport
     from ..optimizers.optimize import OptimizeReport
+    from ..optimizers.race_report import RaceReport
     from ..run.engine import RunCache
     from ..show.progress_line import ProgressLine
     from .replay import LastCheck
@@ -213,8 +215,10 @@ class SkynetMagics(Magics):
         REWARD_SPEC); it is registered under NAME (default: default), its
         signature and REWARD_SPEC are checked at once, and a summary is shown.
         Names defined elsewhere in the notebook are not visible to it.
-        --save PATH writes the cell to PATH; a different existing file is kept
-        unless --force. When a metric already checked in this kernel is
+        --save PATH writes the cell to PATH, replacing what this kernel saved
+        there for the same metric (edit, run, saved); a file anyone else changed
+        is kept, and the cell ends in error, unless --force. When a metric
+        already checked in this kernel is
         registered again, its last check is replayed: the edited metric scores
         that check's outputs (run is not called) and its output updates in place.
 
@@ -260,10 +264,14 @@ class SkynetMagics(Magics):
         notes = _undefined_note(metric)
         if args.save:
             path = Path(unquote(args.save)).expanduser()
-            saved, note = save_source(path, source, args.force)
+            try:
+                saved, note = save_source(path, source, args.force, metric.name)
+            except UsageError as refused:  # the cell's code is kept; the cell ends in error
+                self._register(metric, notes, quietly=True)  # the error says it is
+                kept = t("magic.registered_not_saved", name=metric.name, path=str(path))
+                raise UsageError(f"{refused} {kept}") from None
             notes.append(note)
-            if saved is not None:
-                metric.path = str(saved)
+            metric.path = str(saved)
         self._register(metric, notes)
 
     def _load_source(self, source: str, name: str) -> Metric:
@@ -283,11 +291,15 @@ class SkynetMagics(Magics):
         except ContractError as problem:
             raise _in_language(problem) from None
 
-    def _register(self, metric: Metric, notes: list[str] | None = None) -> None:
+    def _register(
+        self, metric: Metric, notes: list[str] | None = None, *, quietly: bool = False
+    ) -> None:
         earlier = self.metrics.get(metric.name)
         if earlier is not None and earlier.source != metric.source:
             self.previous_metrics[metric.name] = earlier
         self.metrics[metric.name] = metric
+        if quietly:
+            return
         lines = [_summary(metric), *(f"  {note}" for note in notes or [])]
         if metric.name in self.last_checks:
             lines.append(f"  {self._recheck(metric)}")
@@ -410,6 +422,34 @@ class SkynetMagics(Magics):
             r.best_artifact
         """
         return self._work(self.skynet_optimize, line, run_optimize)
+
+    @lazy_magic_arguments("skynet_race")
+    @RACE_OPTIONS
+    @no_var_expand
+    @line_magic
+    def skynet_race(self, line: str) -> RaceReport:
+        """Race metrics through the optimizer: whose feedback teaches GEPA best?
+
+        Each registered metric of --metrics runs the real GEPA from the same
+        --artifact, on the same training and validation cases (--val), with the
+        same --budget (metric calls per run), reflection model and seeds
+        (--repeats N: seeds --seed, --seed + 1...). A held-out share of the
+        cases (--held-out F or N; default 30%, at least 5) never reaches GEPA;
+        each run's best artifact and the seed are scored there by one referee
+        (--referee NAME, default the first metric). The live view charts each
+        metric's best validation score against the calls spent; the report
+        gives each metric's held-out score as mean and range, and the winner
+        and its margin, or a tie and why. --max-cost USD bounds the whole race.
+        Returns the RaceReport (.winner, .entries, .standings, .to_frame()).
+
+        Example::
+
+            %skynet_metric --load informative.py a
+            %skynet_metric --load terse.py b
+            r = %skynet_race --metrics a,b --data tickets --outputs label --run run --artifact w
+            r.winner
+        """
+        return self._work(self.skynet_race, line, run_race)
 
     @lazy_magic_arguments("skynet_align")
     @ALIGN_OPTIONS
@@ -548,7 +588,7 @@ class SkynetMagics(Magics):
     def _session(self, lang: str | None) -> Iterator[Session]:
         """The kernel as the magics' work sees it, speaking ``lang`` (or the setting's)."""
         shell: Any = self.shell  # IPython's Magics declares it None until an instance has one
-        with language(lang or self.lang) as code:
+        with language(lang or self.lang) as code, surface("notebook"):
             yield Session(
                 user_ns=shell.user_ns,
                 global_ns=shell.user_global_ns,

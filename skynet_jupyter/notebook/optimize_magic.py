@@ -64,7 +64,7 @@ def run_optimize(session: Session, args: argparse.Namespace, silenced: bool) -> 
     metric = session.metric(args.metric)
     data = session.resolve("--data", args.data, data_file)
     options = run_options(session, "eval", args)  # --run and --artifact resolved, checked
-    gepa_options = _gepa_options(session, args.gepa_options)
+    gepa_options = gepa_options_given(session, args.gepa_options)
     reflection = reflection_option(session, args)
     view = None
     if not silenced:
@@ -80,7 +80,7 @@ def run_optimize(session: Session, args: argparse.Namespace, silenced: bool) -> 
             options,
             budget=args.budget,
             reflection_model=reflection,
-            val=_validation_share(args.val),
+            val=validation_share(args.val),
             max_cost=args.max_cost,
             seed=args.seed,
             component=unquote(args.component),
@@ -93,7 +93,7 @@ def run_optimize(session: Session, args: argparse.Namespace, silenced: bool) -> 
     return session.shown_once(report)
 
 
-def _gepa_options(session: Session, text: str | None) -> Mapping[str, Any] | None:
+def gepa_options_given(session: Session, text: str | None) -> Mapping[str, Any] | None:
     """``--gepa-options``: a notebook dict or expression; a usage error if not a mapping."""
     if not text:
         return None
@@ -103,7 +103,7 @@ def _gepa_options(session: Session, text: str | None) -> Mapping[str, Any] | Non
     return found
 
 
-def _validation_share(val: float | None) -> float | int | None:
+def validation_share(val: float | None) -> float | int | None:
     """``--val``: a share (0..1), or a whole number of cases (``--val 6`` parses as 6.0)."""
     if isinstance(val, float) and val >= 1 and val.is_integer():
         return int(val)

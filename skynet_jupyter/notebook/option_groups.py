@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CASES",
     "CHECK_OPTIONS",
+    "DATA",
     "EVAL_OPTIONS",
     "LIMITS",
     "OPTIMIZER",
@@ -153,9 +154,10 @@ def option_group(title: str, *arguments: Decorator) -> Decorator:
 TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_TIMEOUT:g}"
 _RUN_TIMEOUTS = f"{MIN_TIMEOUT:g}..{MAX_RUN_TIMEOUT:g}"
 
-CASES = option_group(
-    "cases",
-    argument("--metric", metavar="NAME", help="the registered metric to use (default: default)"),
+_METRIC = argument(
+    "--metric", metavar="NAME", help="the registered metric to use (default: default)"
+)
+_DATA = (
     argument(
         "--data",
         metavar="EXPR",
@@ -185,6 +187,9 @@ CASES = option_group(
         help=f"how many cases (default: {CHECK_CASES} for %%skynet_check, all for the others)",
     ),
 )
+CASES = option_group("cases", _METRIC, *_DATA)
+# The data's options without --metric: %skynet_race names its metrics with --metrics.
+DATA = option_group("cases", *_DATA)
 
 SAMPLING = option_group(
     "sampling",

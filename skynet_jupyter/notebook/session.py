@@ -103,6 +103,10 @@ class Session:
         """The metric registered as ``name``, exactly; a usage error naming those there are."""
         return find_metric(self._metrics, name)
 
+    def metric_names(self) -> list[str]:
+        """The registered metrics' names, in the order registered."""
+        return list(self._metrics)
+
     def previous_metric(self, name: str) -> Metric | None:
         """The version of ``name`` registered before its last edit, if any."""
         return self._previous.get(name)
@@ -184,8 +188,8 @@ def usage_sentence(problem: BaseException) -> str | None:
     (in the run's language), a broken rule of the options (``ValueError``,
     ``TypeError``: an unknown optimizer keyword), no model for a role, no gepa.
     """
-    if isinstance(problem, DataError):
-        return problem.message(current_lang())
+    if isinstance(problem, DataError):  # an option named as the magic's: --outputs
+        return problem.for_command(current_lang())
     if isinstance(problem, (ValueError, TypeError, ModelNotConfigured)) or _is_gepa_missing(
         problem
     ):

@@ -7,4 +7,7 @@ Modules::
     dspy_adapter.py  to_dspy_metric, from_dspy_program (optional extra)
     report.py        OptimizeReport: what it found
     render.py        the optimizer's report as text and HTML
+    race.py          race(): metrics raced through GEPA, judged on held-out cases
+    race_report.py   RaceReport: the runs, the standings and the verdict
+    race_render.py   the race's report as text and HTML, and its chart
 """

@@ -255,7 +255,7 @@ class SkynetGEPAAdapter:
         results = self._score(self.cases(batch), artifact)
         scores, outputs, trajectories, named = [], [], [], []
         for result in results:
-            self.spend.add_case(result)
+            self.spend.add_case(result, ran_now=True)
             if result.passed and result.score is not None:
                 score, feedback = float(result.score), result.feedback or ""
             else:
@@ -302,7 +302,7 @@ class SkynetGEPAAdapter:
         )
         if report.interrupted:
             for result in report.cases:  # what finished was paid for
-                self.spend.add_case(result)
+                self.spend.add_case(result, ran_now=True)
             raise KeyboardInterrupt
         return numbered_back(report.cases, cases)
 

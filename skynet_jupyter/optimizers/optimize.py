@@ -332,7 +332,24 @@ def chosen_reflection_model(reflection_model: Any, models: ModelSettings | None)
         model = current_settings(models).reflection_model
     if model is None:
         raise ReflectionModelMissing()
+    _refuse_missing_key(model)
     return model
+
+
+def _refuse_missing_key(model: Any) -> None:
+    """A litellm reflection model without its key is said before GEPA starts: every
+    proposal would fail, and the run would end blaming the metric ("nothing improved")."""
+    from ..models.credentials import ModelKeyProblem, missing_key
+    from ..models.llm import describe_model
+
+    if not isinstance(model, str | Mapping):
+        return
+    call = {"model": model} if isinstance(model, str) else dict(model)
+    missing = missing_key(call)
+    if missing is not None:
+        problem = ModelKeyProblem(describe_model(model), missing[1])
+        problem.role = "reflection"
+        raise problem
 
 
 class ReflectionModelMissing(ModelNotConfigured):
@@ -432,41 +449,70 @@ def optimize_with(
     ``options.artifact`` is the seed; the cases are those ``options`` choose
     from ``data`` (``cases``, ``json_columns``... as for ``evaluate``).
     """
-    language = options.language
-    artifact = options.artifact
     started = time.perf_counter()
     import_gepa()  # without the library, say so before anything runs
     check_stops(budget, max_cost)
-    if isinstance(artifact, str):
-        seed_candidate, adapter_component = {component: artifact}, component
-    elif (
-        isinstance(artifact, dict)
-        and artifact
-        and all(isinstance(k, str) and isinstance(v, str) for k, v in artifact.items())
-    ):
-        seed_candidate, adapter_component = dict(artifact), None
-    else:
-        raise TypeError(t("optimize.bad_artifact", type=type(artifact).__name__))
-    gepa_given = _gepa_options(gepa_options or {})
+    _seed_candidate(options.artifact, component)  # a bad artifact is said before anything runs
+    gepa_options = _gepa_options(gepa_options or {})
     model = chosen_reflection_model(reflection_model, options.models)
-    reflection = ReflectionModel(model)
     loaded = load_metric(metric)
-    cases = chosen_cases(data, options)
-    train, validation = split_cases(cases, val, seed)
+    train, validation = split_cases(chosen_cases(data, options), val, seed)
+    return optimize_cases(
+        loaded,
+        train,
+        validation,
+        options,
+        budget=budget,
+        reflection_model=model,
+        max_cost=max_cost,
+        seed=seed,
+        component=component,
+        run_cache=run_cache,
+        on_event=on_event,
+        gepa_options=gepa_options,
+        started=started,
+    )
 
+
+def optimize_cases(
+    metric: Metric,
+    train: list[Case],
+    validation: list[Case],
+    options: RunOptions,
+    *,
+    budget: int,
+    reflection_model: Any,
+    max_cost: float | None = None,
+    seed: int = 0,
+    component: str = "prompt",
+    run_cache: RunCache | None = None,
+    on_event: OptimizeListener | None = None,
+    gepa_options: Mapping[str, Any] | None = None,
+    started: float | None = None,
+) -> OptimizeReport:
+    """One GEPA run on cases already split (``race`` gives every metric the same ones).
+
+    ``options.artifact`` is the seed; ``reflection_model`` the model itself (not
+    None); ``gepa_options`` are checked again.  The rest is :func:`optimize_with`'s.
+    """
+    started = time.perf_counter() if started is None else started
+    artifact = options.artifact
+    seed_candidate, adapter_component = _seed_candidate(artifact, component)
+    gepa_given = _gepa_options(gepa_options or {})
+    reflection = ReflectionModel(reflection_model)
     report = OptimizeReport(
         seed_artifact=artifact,
         budget=budget,
         max_cost=max_cost,
-        lang=language,
-        metric_name=loaded.name,
+        lang=options.language,
+        metric_name=metric.name,
         component=adapter_component,
         train_size=len(train),
         val_size=len(validation),
         val_cases=[case.index for case in validation],
     )
     adapter = SkynetGEPAAdapter.with_options(
-        loaded, adapter_component, options, run_cache=run_cache
+        metric, adapter_component, options, run_cache=run_cache
     )
     recorder = drive_gepa(
         report,
@@ -480,11 +526,25 @@ def optimize_with(
         gepa_options=gepa_given,
         on_event=on_event,
     )
-    report.advice = diagnose(report, recorder, loaded, gepa_given)
+    report.advice = diagnose(report, recorder, metric, gepa_given)
     report.elapsed_s = time.perf_counter() - started
     report.finished = True
     recorder.emit("finished")
     return report
+
+
+def _seed_candidate(artifact: Any, component: str) -> tuple[dict[str, str], str | None]:
+    """GEPA's seed candidate from the artifact, and the component ``run`` receives (None:
+    the whole candidate, for a dict of texts)."""
+    if isinstance(artifact, str):
+        return {component: artifact}, component
+    if (
+        isinstance(artifact, dict)
+        and artifact
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in artifact.items())
+    ):
+        return dict(artifact), None
+    raise TypeError(t("optimize.bad_artifact", type=type(artifact).__name__))
 
 
 def drive_gepa(

@@ -37,13 +37,17 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     pieces: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            pieces.append(("=", "".join(before[i1:i2])))
+        old_part, new_part = "".join(before[i1:i2]), "".join(after[j1:j2])
+        if op == "equal" or not (old_part.strip() or new_part.strip()):
+            # Spacing alone (a trailing newline dropped) is no change a reader needs marked:
+            # "[-\n-]" around nothing visible only puzzles.
+            if new_part:
+                pieces.append(("=", new_part))
             continue
-        if op in ("delete", "replace"):
-            pieces.append(("-", "".join(before[i1:i2])))
-        if op in ("insert", "replace"):
-            pieces.append(("+", "".join(after[j1:j2])))
+        if old_part.strip():
+            pieces.append(("-", old_part))
+        if new_part:
+            pieces.append(("+" if new_part.strip() else "=", new_part))
     return pieces
 
 

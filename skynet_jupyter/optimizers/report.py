@@ -93,19 +93,44 @@ class Costs:
     def as_dict(self) -> dict[str, float]:
         return {name: self[name] for name in ("task", "judge", "reflection", "total")}
 
-    def add_case(self, result: CaseResult) -> None:
-        """Count one scored case: its run (unless the output came from the cache) and its judge."""
-        if not result.cached and result.measured is not None:
+    def add_case(self, result: CaseResult, *, ran_now: bool = False) -> None:
+        """Count what one scored case paid now: a call answered from the call cache costs
+        nothing now, whatever the report shows it cost when it was made.
+
+        Its run, unless the output was replayed or every call of the run came from the
+        cache.  Its judge, unless the case is cached and that says every judge call came
+        from the cache: when it had no run, or ``ran_now`` (its run was made now, as the
+        optimizer's always are).  A replayed output is cached whatever its judge did, so
+        without ``ran_now`` a judge with a run is counted.
+        """
+        if result.run_paid_usd is not None or result.judge_paid_usd is not None:
+            self._add_paid(result)  # the engine said what was paid now: exact
+            return
+        measured = result.measured
+        if measured is not None and not (result.cached or measured.all_cached):
             if result.cost_usd is None:
                 self.task_known = False
             else:
                 self.task += result.cost_usd
+        if result.cached and (ran_now or measured is None):
+            return
         if result.judge_cost_usd is not None:
             self.judge += result.judge_cost_usd
         else:
-            run_calls = 0 if result.measured is None else result.measured.model_calls
+            run_calls = 0 if measured is None else measured.model_calls
             if result.model_calls > run_calls:
                 self.judge_known = False  # the judge called a model whose price is unknown
+
+    def _add_paid(self, result: CaseResult) -> None:
+        """The calls made now, from the case's own account (a cache hit costs nothing)."""
+        if result.run_paid_usd is None:
+            self.task_known = False
+        else:
+            self.task += result.run_paid_usd
+        if result.judge_paid_usd is None:
+            self.judge_known = False
+        else:
+            self.judge += result.judge_paid_usd
 
 
 @dataclass(slots=True)

@@ -13,12 +13,13 @@ its HTML are both made from that description.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from ..core.shows_itself import ShowsItself
 from ..i18n import t
+from ..show.case_columns import breakable
 from ..show.formats import fmt_usd
 from ..show.render import cut, esc, head_html, show_value
 from ..show.style import STYLE
@@ -55,17 +56,24 @@ def box_html(text: str, kind: str = "", title: str = "") -> str:
 
 
 def table_html(
-    headers: Sequence[str], rows: Sequence[Sequence[tuple[str, str]]], attrs: str = ""
+    headers: Sequence[str],
+    rows: Sequence[Sequence[tuple[str, str]]],
+    attrs: str = "",
+    wrapped: Collection[int] = (),
 ) -> str:
-    """A table from plain header texts and (text, css class) cells; everything escaped."""
+    """A table from plain header texts and (text, css class) cells; everything escaped.
+
+    The cells of the ``wrapped`` columns (inputs, outputs) are escaped by the check view's
+    ``breakable``: a long run with no space wraps instead of widening the table.
+    """
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+
+    def td(column: int, text: str, css: str) -> str:
+        inner = breakable(text) if column in wrapped else esc(text)
+        return f'<td class="{esc(css)}">{inner}</td>' if css else f"<td>{inner}</td>"
+
     body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="{esc(css)}">{esc(text)}</td>' if css else f"<td>{esc(text)}</td>"
-            for text, css in row
-        )
-        + "</tr>"
+        "<tr>" + "".join(td(column, text, css) for column, (text, css) in enumerate(row)) + "</tr>"
         for row in rows
     )
     return f"<table {attrs}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

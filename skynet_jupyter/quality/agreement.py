@@ -19,9 +19,13 @@ from typing import Any, Unpack
 from ..core.dataset import DataError, load_cases
 from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, finite_number, speaks_its_options_language
+from ..core.secrets import Redactor
 from ..i18n import t
 from ..run.engine import RunCache
+from ..show.case_columns import FIELD_INDENT
 from ..show.formats import fmt_score
+from ..show.render import cell
+from ..show.terminal_text import wrap_block
 from . import _scoring
 from ._show import (
     Block,
@@ -32,6 +36,8 @@ from ._show import (
     case_frame,
     labels,
     short,
+    table_html,
+    table_text,
     unscored_note,
     value_cell,
 )
@@ -54,6 +60,48 @@ class Disagreement:
     human: Any
     score: float
     feedback: str | None
+    input: dict[str, Any] | None = None  # what the metric judged (None: the report kept none)
+    output: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class DisagreementTable:
+    """The disagreements, each with what was judged (``judged``: its input and output as
+    the check view shortens them; empty when the report kept none).
+
+    The HTML's table has the input and output columns; the text's table keeps its columns
+    narrow and puts them on the lines under each row, as the check view's text does.
+    """
+
+    lang: str
+    headers: Sequence[str]  # case, human label, score, feedback
+    rows: Sequence[Sequence[tuple[str, str]]]
+    judged: Sequence[tuple[str, str]] = ()
+
+    def lines(self) -> list[str]:
+        head, *rows = table_text(self.headers, [[text for text, _ in row] for row in self.rows])
+        if not self.judged:
+            return [head, *rows]
+        names = labels(self.lang, "col.input", "col.output")
+        lines = [head]
+        for row, values in zip(rows, self.judged, strict=True):
+            lines.append(row)
+            for name, value in zip(names, values, strict=True):
+                said = t("labelled", self.lang, label=name, text=value)
+                lines += wrap_block(said, *FIELD_INDENT, None)
+        return lines
+
+    def html(self) -> str:
+        css = 'class="skq-disagreements"'
+        if not self.judged:
+            return table_html(self.headers, self.rows, css)
+        case, *rest = self.headers
+        headers = [case, *labels(self.lang, "col.input", "col.output"), *rest]
+        rows = [
+            [row[0], (shown_input, ""), (shown_output, ""), *row[1:]]
+            for row, (shown_input, shown_output) in zip(self.rows, self.judged, strict=True)
+        ]
+        return table_html(headers, rows, css, wrapped=(1, 2))
 
 
 @dataclass
@@ -72,6 +120,8 @@ class AgreementReport(QualityReport):
     scores: dict[int, float]
     feedbacks: dict[int, str | None]
     disagreements: list[Disagreement] = field(default_factory=list)
+    inputs: dict[int, dict[str, Any]] = field(default_factory=dict)  # case -> what was judged
+    outputs: dict[int, Any] = field(default_factory=dict)
     unlabeled: tuple[int, ...] = ()
     failed: tuple[int, ...] = ()
     failed_error: str | None = None  # why the first case that did not score failed
@@ -262,10 +312,9 @@ class AgreementReport(QualityReport):
         ]
         return Table(headers, rows, "skq-confusion")
 
-    def _disagreement_table(self) -> Table:
-        headers = labels(
-            self.lang, "col.case", "quality.col.human", "col.score", "quality.col.feedback"
-        )
+    def _disagreement_table(self) -> DisagreementTable:
+        lang, shown = self.lang, self.disagreements[:SHOWN]
+        headers = labels(lang, "col.case", "quality.col.human", "col.score", "quality.col.feedback")
         rows = [
             [
                 (str(d.case), "skq-num"),
@@ -273,9 +322,15 @@ class AgreementReport(QualityReport):
                 (fmt_score(d.score), "skq-num"),
                 (short(d.feedback or "—", 160), ""),
             ]
-            for d in self.disagreements[:SHOWN]
+            for d in shown
         ]
-        return Table(headers, rows, "skq-disagreements")
+        if not self.inputs:  # a report made without its cases (alignment's held-out one)
+            return DisagreementTable(lang, headers, rows)
+        clean = Redactor()  # what was judged is user data: redacted as the check view does
+        judged = [
+            (cell(d.input, clean, quote=True), cell(d.output, clean, quote=True)) for d in shown
+        ]
+        return DisagreementTable(lang, headers, rows, judged)
 
     def _body(self) -> list[Block]:
         # Cases that did not score come first: agreement on the others is not the metric's.
@@ -314,12 +369,14 @@ def cohen_kappa(first: Sequence[Any], second: Sequence[Any]) -> float:
     n = len(first)
     if n == 0 or n != len(second):
         return math.nan
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
+    # (observed - chance) / (1 - chance) over n * n, in whole numbers and one division:
+    # a kappa of exactly 0.6 is 0.6, never 0.5999999999999996 (which WEAK would call weak).
+    agreed = sum(a == b for a, b in zip(first, second, strict=True))
     categories = set(first) | set(second)
-    chance = sum((list(first).count(c) / n) * (list(second).count(c) / n) for c in categories)
-    if chance >= 1.0:
+    chance = sum(list(first).count(c) * list(second).count(c) for c in categories)
+    if chance >= n * n:
         return math.nan
-    return (observed - chance) / (1.0 - chance)
+    return (n * agreed - chance) / (n * n - chance)
 
 
 def ranks(values: Sequence[float]) -> list[float]:
@@ -501,6 +558,8 @@ def _agreement(
     values: dict[int, float] = {}
     scores: dict[int, float] = {}
     feedbacks: dict[int, str | None] = {}
+    inputs: dict[int, dict[str, Any]] = {}
+    outputs: dict[int, Any] = {}
     unlabeled, failed = [], []
     for case in base.cases:
         label = labels_all.get(case.index)
@@ -517,6 +576,7 @@ def _agreement(
             continue
         labels[case.index], values[case.index] = label, value
         scores[case.index], feedbacks[case.index] = case.score, case.feedback
+        inputs[case.index], outputs[case.index] = case.input, case.output
     kind = label_kind(values.values())
     report = AgreementReport(
         metric_name=loaded.name,
@@ -528,6 +588,8 @@ def _agreement(
         values=values,
         scores=scores,
         feedbacks=feedbacks,
+        inputs=inputs,
+        outputs=outputs,
         unlabeled=tuple(unlabeled),
         failed=tuple(failed),
         judge_cost_usd=_scoring.judge_cost(base.cases),
@@ -563,4 +625,14 @@ def disagreements_of(report: AgreementReport) -> list[Disagreement]:
         }
         wrong = list(gap)
     wrong.sort(key=lambda c: (-gap[c], c))
-    return [Disagreement(c, report.labels[c], report.scores[c], report.feedbacks[c]) for c in wrong]
+    return [
+        Disagreement(
+            c,
+            report.labels[c],
+            report.scores[c],
+            report.feedbacks[c],
+            report.inputs.get(c),
+            report.outputs.get(c),
+        )
+        for c in wrong
+    ]

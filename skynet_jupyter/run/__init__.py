@@ -9,6 +9,8 @@ Modules::
                   a provider that refuses everything, cases left over, the order
     workers.py    watched threads: a case past its limit is abandoned, named
     isolation.py  worker processes, killed when a case runs past its limit
+    warm_start.py the warm starter: worker processes forked from a process that has
+                  already imported what a case needs (litellm too)
     forks.py      a worker's copy made by os.fork in a case: stopped, the case named
     lifeline.py   helper processes end with their parent, and their process group too
     executors.py  cases on any executor: process pools, Dask

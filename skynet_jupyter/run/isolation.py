@@ -29,7 +29,10 @@ starts a new one.
   ``StoppedByListener`` with the results.
 
 The cost is a process start per slot (and per killed case), and per case a
-pickle each way (``benchmarks/bench_isolation.py`` measures it).
+pickle each way (``benchmarks/bench_isolation.py`` measures it).  On POSIX a
+worker starts warm: forked from a helper that has imported all a worker needs,
+litellm included (``warm_start``); elsewhere, or when that helper cannot
+start, it is a fresh ``python -c``.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import Case
 from ..core.report import CaseResult
 from ..i18n import t
+from . import warm_start
 from .driver import TICK, Batch, NotRun, OnResult, drive, failing_step, not_run_result
 from .forks import ForkGuard
 from .one_case import CaseRunner, exception_line
@@ -69,6 +73,7 @@ _CELL = 4
 _STEPS = (RUN_FUNCTION, METRIC_TIME_LIMIT)
 _EXIT_WAIT = 1.0  # how long finished workers get to exit before they are killed
 POLL_OUTPUTS = os.name == "posix"  # Windows pipes cannot be polled: reader threads there
+WARM_START = warm_start.AVAILABLE  # workers forked from a warm starter (else python -c)
 
 
 # --- the worker process ----------------------------------------------------------------
@@ -140,7 +145,8 @@ def _pack(value: Any) -> bytes:
 
 
 def _child_main() -> None:
-    """The worker: ``python -c "...; _child_main()" PAGE SLOT PARENT``."""
+    """The worker: ``python -c "...; _child_main()" PAGE SLOT PARENT`` (or the same
+    arguments in a child of the warm starter, its lifeline the starter)."""
     from .lifeline import end_with_parent
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -177,6 +183,17 @@ class _Replies:
     def write(self, message: bytes) -> None:
         with self.writing:
             _write_message(self.stream, message)
+
+
+def _warm_imports() -> None:
+    """What a worker imports before its first case: the warm starter imports it once."""
+    from ..core import skynet_import  # noqa: F401
+    from ..i18n import language  # noqa: F401
+    from ..models import case_context, llm, rate_limit  # noqa: F401
+    from . import executors, lifeline  # noqa: F401
+
+    with contextlib.suppress(ImportError):
+        import cloudpickle  # noqa: F401
 
 
 class _WorkerCases:
@@ -252,7 +269,7 @@ class _Slot:
     def __init__(self, number: int) -> None:
         self.number = number
         self.generation = 0
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: warm_start.WorkerProcess | None = None
         self.ready = False
         self.case: Case | None = None
 
@@ -307,14 +324,22 @@ class _Pool:
         self.buffers: dict[int, bytearray] = {}
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.slots = [_Slot(number) for number in range(slots)]
+        self.models = (runner.models.task_model, runner.models.judge_model)  # to warm up
         # The worker imports this very copy of skynet_jupyter (a source checkout too),
         # without putting site-packages ahead of the standard library.
         here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        on_path = f"import sys; sys.path.insert(0, {here!r}) if {here!r} not in sys.path else None"
         self.command = [
             sys.executable,
             "-c",
-            f"import sys; sys.path.insert(0, {here!r}) if {here!r} not in sys.path else None; "
-            "from skynet_jupyter.run.isolation import _child_main; _child_main()",
+            f"{on_path}; from skynet_jupyter.run.isolation import _child_main; _child_main()",
+        ]
+        # The warm starter: imports what a worker needs, then forks one per request.
+        self.starter_command = [
+            sys.executable,
+            "-c",
+            f"{on_path}\nfrom skynet_jupyter.run import isolation, warm_start\n"
+            "isolation._warm_imports()\nif warm_start.serve():\n    isolation._child_main()",
         ]
 
     def start(self, slot: _Slot) -> None:
@@ -322,14 +347,7 @@ class _Pool:
         slot.ready = False
         slot.case = None
         self.cells[slot.number * _CELL] = math.inf
-        process = subprocess.Popen(
-            [*self.command, self.page_path, str(slot.number), str(os.getpid())],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            # Its own process group: killing it kills what its case started, too.
-            process_group=0 if os.name == "posix" else None,
-        )
-        slot.process = process
+        slot.process = process = self._new_worker(slot.number)
         assert process.stdin is not None and process.stdout is not None
         if self.selector is not None:
             self.buffers[slot.number] = bytearray()
@@ -344,6 +362,21 @@ class _Pool:
                 daemon=True,
             ).start()
         self._send(slot, self.first)
+
+    def _new_worker(self, number: int) -> warm_start.WorkerProcess:
+        """A worker forked warm when it can be, else a fresh interpreter; each in its
+        own process group: killing it kills what its case started, too."""
+        argv = [self.page_path, str(number)]
+        if WARM_START:
+            warm = warm_start.start_worker(self.starter_command, argv, self.models)
+            if warm is not None:
+                return warm
+        return subprocess.Popen(
+            [*self.command, *argv, str(os.getpid())],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            process_group=0 if os.name == "posix" else None,
+        )
 
     def poll(self, timeout: float) -> list[tuple[int, int, bytes | None]]:
         """The replies that came within ``timeout``: (slot, generation, message or None at end)."""
@@ -445,7 +478,7 @@ class _Pool:
         with contextlib.suppress(OSError):
             os.unlink(self.page_path)
 
-    def _close(self, process: subprocess.Popen[bytes]) -> None:
+    def _close(self, process: warm_start.WorkerProcess) -> None:
         if process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()
@@ -456,7 +489,7 @@ class _Pool:
                 process.stdout.close()
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
+def _kill_group(process: warm_start.WorkerProcess) -> None:
     """Kill a worker and its process group: every process its cases started."""
     if os.name == "posix":
         with contextlib.suppress(OSError):  # the group is empty: all of it has ended

@@ -36,6 +36,7 @@ from ..i18n import t
 from ..models.call_cache import CallCache
 from ..models.case_context import METRIC, NOT_MEASURED, RUN, CaseContext, Usage
 from ..models.case_context import current_case as _current
+from ..models.credentials import ModelKeyProblem
 from ..models.settings import ModelNotConfigured
 
 # Where a case's pipeline was when something broke (the case's failure names it).
@@ -236,6 +237,7 @@ class CaseRunner:
                 _add_measures(
                     result, seen, judge, fresh=seen is not None and case.measured is not seen
                 )
+                _add_paid(result, ctx.run_usage, judge, replayed=case.measured is seen)
             return result
         except BaseException as exc:
             return self._broken(case, output, seen, ctx, stage, exc)
@@ -323,8 +325,13 @@ class CaseRunner:
         except BaseException as exc:
             error = t("case.run_raised", self.lang, error=exception_line(exc))
             error += _keys_note(exc, {"input": given}, self.lang)
+            # The model calls it made before raising were paid: the case keeps their cost.
+            usage = ctx.run_usage
+            spent = None
+            if usage is not None:
+                spent = usage.observation((time.perf_counter() - started) * 1000.0)
             failure = self._failed(
-                case, None, None, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
+                case, None, spent, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
             )
             return None, None, failure
         run_ms = (time.perf_counter() - started) * 1000.0
@@ -350,6 +357,11 @@ class CaseRunner:
         No traceback (the line is not the problem) and the fix is how to set the model;
         the workers start no further case (``stops_the_run``): each would fail the same way.
         """
+        if isinstance(missing, ModelKeyProblem):  # the model, and the variable to set
+            said = t("case.model_key", self.lang, problem=missing.sentence(self.lang))
+            result = self._failed(case, output, seen, ctx, step, said, None, None)
+            result.hint_id = MODEL_KEY_HINT
+            return result
         message_id = "case.no_task_model" if missing.role == "task" else "case.no_metric_model"
         result = self._failed(case, output, seen, ctx, step, t(message_id, self.lang), None, None)
         result.hint_id = NO_MODEL_HINTS[missing.role]
@@ -371,26 +383,57 @@ class CaseRunner:
         result.error = error
         result.traceback = traceback
         result.metric_ms = metric_ms
-        if seen is not None:
-            result.cached = case.measured is seen or seen.all_cached
-            _fill_measures(result, seen)
         judge = ctx.judge_usage
+        replayed = seen is not None and case.measured is seen
+        result.cached = from_cache(seen, judge, replayed=replayed)
+        if seen is not None:
+            _fill_measures(result, seen, replayed=replayed)
         if judge is not None:
             result.judge_cost_usd = judge.cost
             result.model_calls += judge.calls
             result.retries += judge.retries
             result.stand_in_calls += judge.stand_in_calls
+        if seen is not None or judge is not None:
+            _add_paid(result, ctx.run_usage, judge, replayed=replayed)
         return result
 
 
-def _fill_measures(result: CaseResult, seen: Observation) -> None:
+def _add_paid(
+    result: CaseResult, run: Usage | None, judge: Usage | None, *, replayed: bool
+) -> None:
+    """What the case's calls cost now: none for a replayed output, nothing for a hit."""
+    result.run_paid_usd = 0.0 if replayed or run is None else run.paid
+    result.judge_paid_usd = 0.0 if judge is None else judge.paid
+
+
+def _fill_measures(result: CaseResult, seen: Observation, *, replayed: bool) -> None:
     result.measured = seen
     result.run_ms = seen.run_ms
     result.cost_usd = seen.cost_usd
     result.model_calls = seen.model_calls
     result.stand_in_calls = seen.stand_in_calls
-    if not result.cached:
+    if not replayed:  # a replayed output's retries were paid by the run that made it
         result.retries = seen.retries
+
+
+def from_cache(seen: Observation | None, judge: Usage | None, *, replayed: bool) -> bool:
+    """Whether a case is *cached*: its output replayed (``seen``, its run's measures, are
+    those of the run that made it), or every model call of its run and of its judge was
+    answered from the call cache, and there was at least one.
+
+    One judge call made now (a miss, a stand-in's, a callable's) and the case is not
+    cached: that call is paid now.  A replayed output stays cached whatever its judge
+    did (its run's time and cost are the original's); its judge's calls are counted by
+    who adds up the spend (``optimizers.report.Costs``).
+    """
+    if replayed:
+        return True
+    calls = cached = 0
+    if seen is not None:
+        calls, cached = seen.model_calls, seen.cached_calls
+    if judge is not None:
+        calls, cached = calls + judge.calls, cached + judge.cached_calls
+    return calls > 0 and cached == calls
 
 
 def exception_line(exc: BaseException) -> str:
@@ -432,7 +475,8 @@ def _user_traceback(exc: BaseException) -> str:
     return redact(user_traceback(exc))
 
 
-_NO_MODEL_HINT_IDS = frozenset(NO_MODEL_HINTS.values())
+MODEL_KEY_HINT = "hint.model_key"
+_NO_MODEL_HINT_IDS = frozenset((*NO_MODEL_HINTS.values(), MODEL_KEY_HINT))
 
 
 def stops_the_run(result: CaseResult) -> bool:
@@ -500,8 +544,9 @@ def _add_measures(
     result.model_calls = (0 if seen is None else seen.model_calls) + (
         0 if judge is None else judge.calls
     )
-    # Replayed (a known output), or made now with every model call from the call cache.
-    result.cached = seen is not None and (not fresh or seen.all_cached)
+    # Replayed (a known output), or made now with every model call, the run's and the
+    # judge's, from the call cache.
+    result.cached = from_cache(seen, judge, replayed=seen is not None and not fresh)
     result.measured = seen
     # A cached output's retries were paid by the run that made it, not now.
     result.retries = (seen.retries if fresh and seen is not None else 0) + (

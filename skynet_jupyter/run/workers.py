@@ -331,6 +331,10 @@ def _warm_up_models(runner: CaseRunner) -> None:
         warm_up(*models)
 
 
+# Why the cases after a configuration stop were not run: a key problem says so.
+_NOT_RUN_FOR = {"hint.model_key": "case.not_run_model_key"}
+
+
 class Threads:
     """The driver's backend on watched worker threads (``driver.Backend``)."""
 
@@ -432,7 +436,8 @@ class Threads:
             return provider
         if job.stopped_by is not None:
             first = job.stopped_by
-            reason = t("case.not_run_no_model", lang, case=first.index)
+            said = _NOT_RUN_FOR.get(first.hint_id or "", "case.not_run_no_model")
+            reason = t(said, lang, case=first.index)
             return NotRun(first.failed_step or self.refused_step, reason)
         return NotRun(self.refused_step, t("case.lost", lang))
 

@@ -168,7 +168,7 @@ def _static_value(name: str) -> Draw:
         value = getattr(row.case, name)
         if name == "expected" and value is None:
             return "—"
-        return esc(cell(value, row.clean, quote=True))
+        return breakable(cell(value, row.clean, quote=True))
 
     return draw
 
@@ -181,7 +181,7 @@ def _static_score(row: CaseRow) -> str:
 
 def _static_feedback(row: CaseRow) -> str:
     feedback = row.case.feedback
-    return "—" if feedback is None else esc(bounded(feedback, row.lang, row.clean))
+    return "—" if feedback is None else breakable(bounded(feedback, row.lang, row.clean))
 
 
 def _static_cost(row: CaseRow) -> str:
@@ -197,10 +197,10 @@ def _static_result(row: CaseRow) -> str:
         return f'<span class="sk-held">{row.mark} {esc(t("view.case_held", lang))}</span>'
     verdict = (
         f'<span class="sk-fail">{row.mark} {esc(failed_at_text(case, lang))}</span><br>'
-        f"{esc(error_text(case, lang, clean, row.same_as))}"
+        f"{breakable(error_text(case, lang, clean, row.same_as))}"
     )
     if case.traceback and row.same_as is None:
-        verdict += f"<pre>{esc(traceback_text(case, lang, clean))}</pre>"
+        verdict += f"<pre>{breakable(traceback_text(case, lang, clean))}</pre>"
     return verdict
 
 
@@ -223,13 +223,13 @@ def value_html(value: Any, lang: str, clean: Clean) -> str:
     """A value cut to one short line; the value (up to FULL_CHARS) one click away."""
     text = show_value(value, quote=True)  # a string quoted: text never looks like a list
     if len(text) <= CELL_CHARS and " ".join(text.split()) == text:
-        return kept_whole(esc(clean(text)))
+        return kept_whole(breakable(clean(text)))
     flat = " ".join(clean(text[: CELL_CHARS + REDACT_MARGIN]).split())
     full = bounded(_pretty(value), lang, clean, FULL_CHARS)
     return (
         '<details class="skv-more"><summary>'
-        f'<span class="skv-cut">{kept_whole(esc(cut(flat, CELL_CHARS)))}</span></summary>'
-        f'<div class="skv-full">{esc(full)}</div></details>'
+        f'<span class="skv-cut">{kept_whole(breakable(cut(flat, CELL_CHARS)))}</span></summary>'
+        f'<div class="skv-full">{breakable(full)}</div></details>'
     )
 
 
@@ -248,6 +248,31 @@ def kept_whole(html: str) -> str:
         lambda m: f'<span class="skv-word">{m[0]}</span>' if len(m[0]) <= _WHOLE_CHARS else m[0],
         html,
     )
+
+
+# A run of text with no space (a URL, a token, compact JSON, a long path) is as wide as
+# the narrowest its column can be: at 1400 px with the file browser open, one pushed the
+# "time and cost" column out of view.  A run longer than _LONG_RUN characters gets break
+# opportunities (<wbr>): after its punctuation, before an opening bracket, and
+# after _CHUNK_CHARS other characters; words and shorter runs stay whole (and searchable).
+_LONG_RUN = 16
+_CHUNK_CHARS = 15
+_AFTER = re.escape("/,:;&?=.)]}_@|\\")
+_BEFORE = re.escape("{[(<")
+_RUN_PIECES = re.compile(
+    rf"[{_BEFORE}]{{0,4}}(?:[^{_AFTER}{_BEFORE}]{{1,{_CHUNK_CHARS}}}[{_AFTER}]{{0,4}}|[{_AFTER}]{{1,4}})|."
+)
+
+
+def breakable(text: str) -> str:
+    """``text`` escaped, each run of more than _LONG_RUN characters breakable (``<wbr>``)."""
+    pieces = re.split(r"(\s+)", text)
+    for i, piece in enumerate(pieces):
+        if len(piece) > _LONG_RUN and not piece.isspace():
+            pieces[i] = "<wbr>".join(esc(part) for part in _RUN_PIECES.findall(piece))
+        else:
+            pieces[i] = esc(piece)
+    return "".join(pieces)
 
 
 def mini_bar_html(value: float, name: str = "") -> str:
@@ -304,7 +329,7 @@ def _live_feedback(row: CaseRow) -> str:
     if not case.feedback:
         return f'<span class="skv-none">{esc(t("view.empty_feedback", lang))}</span>'
     text = bounded(case.feedback, lang, row.clean, FEEDBACK_CHARS)
-    return f'<div class="skv-feedback" data-feedback="{case.index}">{esc(text)}</div>'
+    return f'<div class="skv-feedback" data-feedback="{case.index}">{breakable(text)}</div>'
 
 
 def _live_measures(row: CaseRow) -> str:
@@ -327,14 +352,14 @@ def _live_result(row: CaseRow) -> str:
     html = (
         f'<span class="skv-fail"><b>{MARKS[FAILED]} {esc(failed_at_text(case, lang))}'
         f"</b></span> "
-        f'<span class="skv-error">{esc(error_text(case, lang, clean, row.same_as))}</span>'
+        f'<span class="skv-error">{breakable(error_text(case, lang, clean, row.same_as))}</span>'
     )
     if case.traceback and row.same_as is None:
         traceback = traceback_text(case, lang, clean)
         html += (
             f'<details class="skv-tb-box"{" open" if row.open_traceback else ""}>'
             f"<summary>{esc(t('view.traceback', lang))}"
-            f'</summary><pre class="skv-tb">{esc(traceback)}</pre></details>'
+            f'</summary><pre class="skv-tb">{breakable(traceback)}</pre></details>'
         )
     return html
 

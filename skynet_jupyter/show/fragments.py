@@ -131,10 +131,12 @@ def summary_text(
     retries: int = 0,
     stand_ins: int = 0,
     scored: int | None = None,
+    cached: int = 0,
 ) -> str:
     """The summary line from its numbers: the static report's and the live view's.
 
-    ``scored``: how many of the ``count`` cases have a score (None: all of them).
+    ``scored``: how many of the ``count`` cases have a score (None: all of them);
+    ``cached``: how many came from the run cache (all of them is said in the header).
     """
     parts = [t("report.metric", lang, name=metric_name), t("report.cases", lang, count=count)]
     parts += means_parts(lang, mean, means, scored, count)
@@ -142,6 +144,8 @@ def summary_text(
         parts.append(t("view.retries", lang, count=retries))
     if stand_ins:  # offline answers are never mistaken for a real model's
         parts.append(t("report.stand_in_calls", lang, count=stand_ins))
+    if count and cached >= count:  # nothing was asked now: the header says it, not each row
+        parts.append(t("report.all_cached", lang))
     return " · ".join(parts)
 
 
@@ -156,6 +160,7 @@ def summary_line(report: CheckReport) -> str:
         report.retries,
         report.stand_in_calls,
         sum(1 for case in report.cases if case.score is not None),
+        sum(1 for case in report.cases if case.cached),
     )
 
 

@@ -76,8 +76,11 @@ color:var(--skv-muted);border-bottom:2px solid var(--skv-line);white-space:nowra
 # The static check report (``render.report_html``).  The selectors name the table
 # (``table.sk-cases td``) to outweigh the host page's own table rules (JupyterLab and
 # nbconvert right-align cells and fix the table layout).  Words wrap at spaces
-# (``overflow-wrap:break-word`` leaves the columns' minimum width at the longest word);
-# a narrow output stacks each case's cells under its row.
+# (``overflow-wrap:break-word`` leaves the columns' minimum width at the longest word; a
+# long run without spaces, a URL or compact JSON, gets break opportunities in
+# ``case_columns.breakable``; headings wrap at spaces too).  Eleven columns need about
+# 900 px even then (Portuguese headings, JSON values): a narrower output stacks each
+# case's cells under its row, so that no column is pushed out of view.
 _STATIC_REPORT = """.skynet-report{container-type:inline-size}
 .skynet-report .sk-head{font-weight:600;font-size:14px;margin:4px 0}
 .skynet-report .sk-score-hi,.skynet-report .sk-score-mid,
@@ -88,11 +91,11 @@ width:auto;border:none;font-size:12.5px}
 .skynet-report table.sk-cases th,.skynet-report table.sk-cases td{
 border-bottom:1px solid var(--skv-line);padding:3px 6px;text-align:left;vertical-align:top;
 max-width:28em;white-space:pre-wrap;overflow-wrap:break-word;word-break:normal}
-.skynet-report table.sk-cases th{white-space:nowrap;color:var(--skv-muted)}
+.skynet-report table.sk-cases th{white-space:normal;color:var(--skv-muted)}
 .skynet-report .sk-hint{color:var(--skv-muted);margin-left:1.5em}
 .skynet-report .sk-notes{color:var(--skv-muted);font-size:12px;margin:3px 0}
 .skynet-report pre{margin:2px 0;font-size:11px;white-space:pre-wrap;overflow-wrap:break-word}
-@container (max-width:640px){
+@container (max-width:900px){
 .skynet-report table.sk-cases,.skynet-report table.sk-cases tbody,
 .skynet-report table.sk-cases tr,.skynet-report table.sk-cases td{display:block;
 max-width:none;width:auto}
@@ -105,6 +108,8 @@ font-weight:600;color:var(--skv-muted)}
 """
 
 # The live check and evaluation view (``notebook/widgets/_html.py``) and its reward bars.
+# Its case table (seven columns, long runs breakable as in the static report) fits down
+# to about 800 px and stacks below; the reward bars rearrange below 640 px.
 _LIVE = """.skv .skv-steps{display:flex;flex-wrap:wrap;gap:6px;margin:6px 0}
 .skv .skv-step{border:1px solid var(--skv-line);border-radius:12px;
 padding:1px 9px;white-space:nowrap;background:var(--skv-surface)}
@@ -117,12 +122,12 @@ padding:1px 9px;white-space:nowrap;background:var(--skv-surface)}
 .skv.skv-cases-box,.skv.skv-reward-box{container-type:inline-size}
 .skv table.skv-cases{border-collapse:collapse;width:100%;table-layout:auto}
 .skv .skv-scroll{overflow-x:auto}
-.skv .skv-cases th{padding:4px 6px}
+.skv .skv-cases th{padding:4px 6px;white-space:normal}
 .skv .skv-cases td{border-bottom:1px solid var(--skv-line);padding:5px 6px;
 vertical-align:top;text-align:left;white-space:pre-wrap;overflow-wrap:break-word}
 .skv .skv-cases td.skv-val{min-width:6em;max-width:22em}
-.skv .skv-cases td.skv-in{min-width:11em;max-width:26em}
-.skv .skv-cases td.skv-fb{min-width:14em;max-width:30em}
+.skv .skv-cases td.skv-in{min-width:9em;max-width:26em}
+.skv .skv-cases td.skv-fb{min-width:12em;max-width:30em}
 .skv .skv-cases td.skv-nowrap{white-space:nowrap}
 .skv .skv-word{white-space:nowrap}
 .skv .skv-cases tr.skv-sub td{border-top:none;padding-top:0;background:transparent}
@@ -136,9 +141,9 @@ vertical-align:top;text-align:left;white-space:pre-wrap;overflow-wrap:break-word
 .skv details.skv-more[open]>summary::after{content:" ▾"}
 .skv details.skv-more[open]>summary .skv-cut{display:none}
 .skv .skv-full{font-family:var(--jp-code-font-family,monospace);font-size:12px;
-max-height:24em;overflow:auto;white-space:pre-wrap}
+max-height:24em;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere}
 .skv .skv-feedback{white-space:pre-wrap;max-height:14em;overflow:auto;overflow-wrap:break-word;
-background:var(--skv-code-bg);border-radius:4px;padding:3px 6px;min-width:14em}
+background:var(--skv-code-bg);border-radius:4px;padding:3px 6px;min-width:12em}
 .skv .skv-measures{font-size:12px;white-space:nowrap}
 .skv .skv-measures span{color:var(--skv-muted)}
 .skv pre.skv-tb{font-size:11.5px;margin:3px 0;white-space:pre-wrap;
@@ -169,7 +174,7 @@ border-radius:4px;overflow:hidden;display:flex}
 .skv code.skv-spec{font-family:var(--jp-code-font-family,monospace);font-size:12px;
 background:var(--skv-code-bg);padding:2px 6px;border-radius:4px;
 overflow-wrap:anywhere}
-@container (max-width:640px){
+@container (max-width:800px){
 .skv .skv-scroll{overflow-x:visible}
 .skv table.skv-cases,.skv .skv-cases tbody,.skv .skv-cases tr,.skv .skv-cases td{display:block;
 width:auto;min-width:0;max-width:none}
@@ -181,6 +186,8 @@ font-weight:600;color:var(--skv-muted)}
 .skv .skv-cases td.skv-nowrap,.skv .skv-measures{white-space:normal}
 .skv .skv-feedback{min-width:0}
 .skv .skv-cases tr.skv-sub td:empty{display:none}
+}
+@container (max-width:640px){
 .skv .skv-bars{grid-template-columns:max-content minmax(60px,1fr) max-content}
 .skv .skv-parts,.skv .skv-raw,.skv .skv-why{grid-column:1/-1;white-space:normal;margin-top:-3px}
 }

@@ -31,5 +31,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("SKYNET_LANG", "en")
     for role in ("TASK", "METRIC", "REFLECTION"):
         monkeypatch.delenv(f"SKYNET_{role}_MODEL", raising=False)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)  # file= is relative to this folder
     monkeypatch.setattr(sys, "path", list(sys.path))  # the child's _check prepends folders
     return tmp_path

@@ -6,9 +6,13 @@ each tests); the ``project`` fixture that writes these files is in ``tests/cli/c
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
+import xml.etree.ElementTree as ET
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,3 +114,85 @@ def report_of(metric: str, lang: str = "en", **given: object):
 
     options = {"outputs": "label", "output_column": "prediction", **given}
     return check(metric, "cases.csv", lang=lang, **options)
+
+
+# --- JUnit XML, valid against the schema it cites ------------------------------------------
+
+JUNIT_XSD = Path(__file__).with_name("junit-10.xsd")  # Jenkins' junit-10.xsd, as pytest uses
+_XS = "{http://www.w3.org/2001/XMLSchema}"
+
+
+@cache
+def _junit_rules() -> dict[str, tuple[set[str], set[str], set[str]]]:
+    """junit-10.xsd read as: element -> (its attributes, those required, its children)."""
+    schema = ET.parse(JUNIT_XSD).getroot()
+    rules: dict[str, tuple[set[str], set[str], set[str]]] = {}
+    types = {kind.get("name"): kind for kind in schema.findall(f"{_XS}complexType")}
+    for element in schema.findall(f"{_XS}element"):
+        kind = element.find(f"{_XS}complexType")
+        if kind is None:
+            kind = types.get(element.get("type"))  # rerunType; xs:string: text only
+        attributes = [] if kind is None else kind.findall(f"{_XS}attribute")
+        children = [] if kind is None else kind.iter(f"{_XS}element")
+        rules[element.get("name", "")] = (
+            {attribute.get("name", "") for attribute in attributes},
+            {a.get("name", "") for a in attributes if a.get("use") == "required"},
+            {child.get("ref") or child.get("name") or "" for child in children},
+        )
+    return rules
+
+
+@cache
+def _xml_schema() -> Any:
+    """junit-10.xsd as ``xmlschema`` reads it; None where ``xmlschema`` is not installed."""
+    try:
+        import xmlschema
+    except ImportError:  # the rules of assert_schema_valid still read the schema itself
+        return None
+    return xmlschema.XMLSchema(str(JUNIT_XSD))
+
+
+@cache
+def _surefire_time() -> re.Pattern[str]:
+    schema = ET.parse(JUNIT_XSD).getroot()
+    (pattern,) = schema.iter(f"{_XS}pattern")
+    return re.compile(pattern.get("value", ""))
+
+
+def assert_schema_valid(text: str) -> None:
+    """``text`` is valid against junit-10.xsd: by ``xmlschema`` where it is installed, and
+    always by the schema's own rules read here (elements, attributes, children, times)."""
+    schema = _xml_schema()
+    if schema is not None:
+        schema.validate(text)
+    rules, time = _junit_rules(), _surefire_time()
+    for element in ET.fromstring(text.encode("utf-8")).iter():
+        assert element.tag in rules, element.tag
+        allowed, required, children = rules[element.tag]
+        assert required <= set(element.attrib) <= allowed, (element.tag, element.attrib)
+        assert {child.tag for child in element} <= children, element.tag
+        if element.tag in ("testsuite", "testsuites") and "time" in element.attrib:
+            assert time.fullmatch(element.get("time", "")), element.get("time")
+
+
+def assert_valid_junit(text: str) -> ET.Element:
+    """The document parses, is valid against junit-10.xsd, and its counts add up (each
+    suite's tests, failures, errors and skipped; the document's, which has no skipped)."""
+    assert text.startswith('<?xml version="1.0" encoding="utf-8"?>')
+    assert_schema_valid(text)
+    root = ET.fromstring(text.encode("utf-8"))
+    assert root.tag == "testsuites"
+    totals = {"tests": 0, "failures": 0, "errors": 0}
+    for suite in root:
+        cases = suite.findall("testcase")
+        counted = {
+            "tests": len(cases),
+            "failures": sum(case.find("failure") is not None for case in cases),
+            "errors": 0,
+            "skipped": sum(case.find("skipped") is not None for case in cases),
+        }
+        assert {name: int(suite.get(name, "0")) for name in counted} == counted
+        for name in totals:
+            totals[name] += counted[name]
+    assert {name: int(root.get(name, "0")) for name in totals} == totals
+    return root

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_support import assert_valid_junit, checkout_env
+from tests.cli.in_process_support import assert_valid_junit
+from tests.cli_support import checkout_env
 from tests.conftest import EXAMPLES, ROOT, require_module
 
 yaml = require_module("yaml")

@@ -14,7 +14,8 @@ from skynet_jupyter.cli.github_annotations import (
     escape_property,
     workflow_command,
 )
-from tests.cli_support import assert_valid_junit, skynet_check_in
+from tests.cli.in_process_support import assert_valid_junit
+from tests.cli_support import skynet_check_in
 
 # A feedback no XML writer should trust: a CDATA end, markup, an entity, quotes,
 # a terminal escape, a NUL and other controls, a lone surrogate's neighbour (U+FFFE).

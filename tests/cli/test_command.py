@@ -53,7 +53,7 @@ def test_a_broken_metric_exits_1_with_the_reason(tmp_path):
     done = skynet_check(*args, "--lang", "fr")
     assert done.returncode == 1
     assert "Valeur de retour de la métrique" in done.stdout
-    assert "0.8" in done.stdout
+    assert "score a renvoyé seulement un nombre, pas une paire" in done.stdout
 
 
 def test_all_evaluates_every_case():
@@ -65,7 +65,7 @@ def test_all_evaluates_every_case():
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        ({"--outputs": "labl"}, "Unknown column 'labl'"),
+        ({"--outputs": "labl"}, "--outputs: no column 'labl'. Did you mean 'label'?"),
         ({"--data": "missing.csv"}, "No data file"),
         ({"--artifact": "missing.txt"}, "No artifact file"),
         ({"--run": "missing.py:run"}, "No run file"),

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pickle
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -47,7 +48,7 @@ def test_the_child_loads_the_metric_then_sends_the_report(project):
     assert sent == [{"event": "loading", "path": "good.py"}, {"event": "loaded"}]
     assert set(last) == {"event", "passed", "interrupted", "output"}
     assert (last["event"], last["passed"], last["interrupted"]) == ("done", True, False)
-    assert last["output"].startswith("Contract check passed — metric 'default' · 3 cases")
+    assert last["output"].startswith("Contract check passed — metric 'good.py' · 3 cases")
     assert str(project.resolve()) == sys.path[0]  # the metric's folder is importable
 
 
@@ -71,7 +72,9 @@ def test_the_child_adds_annotations_and_its_junit_suite(project):
     assert last["passed"] is False
     lines = last["output"].splitlines()
     assert lines[0].startswith("::error file=failing.py,line=4,title=Metric return value::")
-    assert lines[2].startswith("Contract check failed")
+    assert re.fullmatch("::stop-commands::[0-9a-f]{32}", lines[2])  # the report runs nothing
+    assert lines[3].startswith("Contract check failed")
+    assert lines[-1] == f"::{lines[2].removeprefix('::stop-commands::')}::"
     assert ET.fromstring(last["junit"]).get("failures") == "2"
 
 
@@ -152,7 +155,7 @@ def test_a_metric_that_loads_but_breaks_the_contract_is_a_report(project):
 
 def test_data_problems_are_usage_errors(project):
     _, last = checked_in_process("good.py", *COLUMN[:3], "labl", *COLUMN[4:])
-    assert last["event"] == "usage" and "Unknown column 'labl'" in last["message"]
+    assert last["event"] == "usage" and "--outputs: no column 'labl'" in last["message"]
     _, last = checked_in_process("good.py", "--data", "gone.csv", *COLUMN[2:])
     assert last["event"] == "usage" and last["message"].startswith("No data file")
 

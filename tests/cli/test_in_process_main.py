@@ -21,10 +21,10 @@ from tests.cli.in_process_support import (
     EXITS,
     KILLED,
     SLOW_IMPORT,
+    assert_valid_junit,
     cli,
     ctrl_c_once_there,
 )
-from tests.cli_support import assert_valid_junit
 
 # --- main(): exit codes and what is printed (the check runs in a child) ------------------
 
@@ -32,7 +32,7 @@ from tests.cli_support import assert_valid_junit
 def test_a_passing_check_exits_0_with_the_report_on_stdout_only(project, capfd):
     assert cli("good.py", *COLUMN) == 0
     out, err = capfd.readouterr()
-    assert out.startswith("Contract check passed — metric 'default' · 3 cases · mean score 0.667\n")
+    assert out.startswith("Contract check passed — metric 'good.py' · 3 cases · mean score 0.667\n")
     assert "  ✓ Metric return value\n" in out
     assert (
         "      feedback (what the optimizer reads): Wrong: the label is farewell, not other.\n"
@@ -45,7 +45,7 @@ def test_a_passing_check_exits_0_with_the_report_on_stdout_only(project, capfd):
 def test_a_failing_check_exits_1_naming_the_step_and_the_case(project, capfd):
     assert cli("failing.py", *COLUMN) == 1
     out = capfd.readouterr().out
-    assert out.startswith("Contract check failed — metric 'default' · 3 cases")
+    assert out.startswith("Contract check failed — metric 'failing.py' · 3 cases")
     assert "  ✗ Metric return value: Case 1: score raised KeyError: 'missing'\n" in out
 
 
@@ -82,7 +82,9 @@ def test_format_github_puts_the_annotations_before_the_report(project, capfd):
         "Case 1: score raised KeyError: 'missing'%0AHow to fix: "
     )
     assert lines[1].startswith("::warning file=failing.py,title=Feedback advice::")
-    assert lines[2].startswith("Contract check failed")
+    assert lines[2].startswith("::stop-commands::")  # the report after them runs no command
+    assert lines[3].startswith("Contract check failed")
+    assert lines[-1] == f"::{lines[2].removeprefix('::stop-commands::')}::"
 
 
 def test_junit_xml_holds_each_step_and_case_of_the_check(project, capfd):

@@ -161,8 +161,9 @@ HELP = [
     "exit codes: 0 passed, 1 the contract check failed, 2 usage error (a file that is missing, "
     "unreadable or does not load, a bad option, an unknown column, no model configured), 3 no "
     "verdict (the process running the check ended before writing its report, e.g. the metric "
-    "called os._exit() or was killed), 130 interrupted (Ctrl-C). The check runs in a child "
-    "process: prints from the metric or run go to stderr.",
+    "called os._exit() or was killed), 130 interrupted (Ctrl-C), 141 the reader of stdout "
+    "went away (| head). The check runs in a child process: prints from the metric or run go "
+    "to stderr.",
     "CI: --junit-xml PATH writes the report as JUnit XML too; --format github adds GitHub "
     "Actions annotations. Several metric files are checked one by one (a pre-commit hook "
     "passes the changed ones last); the exit code is the first that is not 0.",

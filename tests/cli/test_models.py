@@ -167,10 +167,32 @@ def test_a_provider_that_echoes_the_key_is_redacted(server, files):
         "--api-base",
         server.base_url,
     )
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert server.requests, "the key really went to the server"
-    assert "[redacted]" in done.stdout
+    # A refused key is a configuration problem (issue 35): exit 2, one sentence naming the
+    # model and the variable, one request (not retried, no other case run).
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert len(server.requests) == 1, "the key really went to the server, once"
+    message = json.loads(done.stdout)["message"]
+    assert "The provider refused the API key for openai/task-x (HTTP 401" in message
+    assert "OPENAI_API_KEY" in message and "[redacted]" in message
     assert_no_key(done)
+
+
+def test_a_missing_key_is_said_before_any_request(server, files):
+    done = command(
+        *check_args(files, "--artifact-text", "Label it.", "--json"),
+        "--task-model",
+        f"openai/{TASK}",
+        "--metric-model",
+        f"openai/{JUDGE}",
+        "--api-base",
+        server.base_url,
+        env={"OPENAI_API_KEY": ""},
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert server.requests == []
+    message = json.loads(done.stdout)["message"]
+    assert message.startswith("openai/task-x needs an API key and none is set")
+    assert "OPENAI_API_KEY" in message
 
 
 def test_no_model_names_the_command_line_option(files):

@@ -16,7 +16,7 @@ from skynet_jupyter.core.contract import METRIC_RETURN_VALUE
 CONTRACT_TABLE = [
     ((0.8, {"feedback": "Close. Missing the date."}), None),
     ([1.0, {"feedback": "OK", "scores": {"format": 1.0}}], None),
-    (0.8, "return.not_pair"),
+    (0.8, "return.only_number"),
     ((0.8, "Close."), "return.info_not_dict"),
     ((0.8, {}), "return.no_feedback"),
     (("0.8", {"feedback": "OK"}), "return.score_type"),
@@ -56,7 +56,7 @@ def test_contract_table(value, rule):
         ((1.0, {"feedback": "x", "scores": {"a": math.nan}}), "return.named_score_nan"),
         ((1.0, {"feedback": "x", "scores": {"a": math.inf}}), "return.named_score_inf"),
         ((1.0, {"feedback": "x", "scores": {1: 1.0}}), "return.score_name_not_str"),
-        (None, "return.not_pair"),
+        (None, "return.none"),
         ({"score": 1.0, "feedback": "x"}, "return.not_pair"),
         ((None, {"feedback": "x"}), "return.score_type"),
     ],

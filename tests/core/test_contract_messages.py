@@ -16,6 +16,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skynet_jupyter.core.contract import (
     METRIC_LOADS,
@@ -119,7 +121,17 @@ def test_what_a_score_may_be(value, problem):
     [
         (
             0.8,
-            "score returned 0.8 (a float), not a pair: return a tuple or list of two items, "
+            "score returned only a number, not a pair: return it with its feedback, (score, "
+            '{"feedback": "what is wrong and what a correct output looks like"}).',
+        ),
+        (
+            None,
+            "score returned None (a return statement is missing, or returns nothing): return a "
+            'pair, (score, {"feedback": "..."}).',
+        ),
+        (
+            "0.8",
+            "score returned '0.8' (a str), not a pair: return a tuple or list of two items, "
             '(score, {"feedback": "..."}).',
         ),
         (
@@ -394,3 +406,26 @@ def test_a_missing_model_must_be_the_exception_not_a_mention():
     assert case_hint(METRIC_RETURN_VALUE, failed) == t(
         "hint.metric_raised_at", "en", where="metric.py, line 7, in score"
     )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    scores=st.lists(
+        st.one_of(
+            st.floats(allow_nan=False, allow_infinity=False),
+            st.integers(min_value=-(10**6), max_value=10**6),
+            st.none(),
+        ),
+        min_size=2,
+        max_size=6,
+    )
+)
+def test_one_mistake_on_every_case_is_one_sentence(scores):
+    """A metric that returns a bare number (or None) on every case breaks one rule, once:
+    the sentence does not change with the value, so the report says it once."""
+    said = set()
+    for value in scores:
+        with pytest.raises(ContractError) as broken:
+            validate_return(value)
+        said.add((value is None, str(broken.value)))
+    assert len(said) == len({value is None for value in scores})

@@ -56,7 +56,8 @@ def test_files(tmp_path, tickets, suffix):
 
 
 def test_unknown_column_is_named_with_the_columns_present(tickets):
-    with pytest.raises(DataError, match=r"Unknown column 'labl'; the data has: text, label"):
+    said = r"^outputs: no column 'labl'\. Did you mean 'label'\? The data has: text, label"
+    with pytest.raises(DataError, match=said):
         load_cases(tickets, outputs="labl")
 
 

@@ -174,7 +174,7 @@ def test_json_columns_leave_the_callers_data_unchanged_and_values_as_they_are():
     assert frame["n"].tolist() == ["42"]
     with pytest.raises(DataError, match=r"^Column 'n', row 1: the cell 'x' is not valid JSON"):
         load_cases([{"n": "x"}], json_columns=["n"])
-    with pytest.raises(DataError, match=r"Unknown column 'nope'; the data has: q, n"):
+    with pytest.raises(DataError, match=r"^json_columns: no column 'nope'\. The data has: q, n\.$"):
         load_cases(frame, json_columns=["nope"])
 
 
@@ -225,7 +225,7 @@ def test_dtype_is_handed_to_pandas_for_the_columns_it_names(tmp_path):
     assert cases[0].input == {"q": "A", "weight": "0.5"}  # the other columns stay text
     with pytest.raises(DataError, match=rf"^{data}: the cells do not fit the dtype given"):
         load_cases(data, dtype={"q": int})
-    with pytest.raises(DataError, match=r"Unknown column 'nope'"):
+    with pytest.raises(DataError, match=r"^dtype: no column 'nope'\."):
         load_cases(data, dtype={"nope": int})
 
 

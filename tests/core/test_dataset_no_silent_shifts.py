@@ -183,7 +183,7 @@ def test_data_errors_are_translated_and_english_by_default(tmp_path):
     again = pickle.loads(pickle.dumps(problem))  # crosses to worker processes intact
     assert again.message("fr") == problem.message("fr") and str(again) == str(problem)
     unknown = refused([{"q": "a"}], outputs="labl")
-    assert unknown.message("fr") == "Colonne inconnue 'labl' ; les données ont : q."
+    assert unknown.message("fr") == "outputs : aucune colonne 'labl'. Les données ont : q."
     assert str(DataError("Any finished sentence.")) == "Any finished sentence."
     assert_cli_refuses(tmp_path, data, f"{data}, ligne 2 : 3 champs", lang="fr")
     assert_cli_refuses(tmp_path, data, f"{data}, linha 2: 3 campos", lang="pt")

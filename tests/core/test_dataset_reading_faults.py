@@ -399,7 +399,7 @@ def test_dtype_for_named_columns_keeps_the_others_as_text(tmp_path):
 def test_dtype_naming_an_unknown_column_lists_the_header(tmp_path):
     path = write(tmp_path / "cases.csv", "q,answer\na,1\n")
     assert refusal(path, dtype={"answer": int, "score": float, "x": int}) == (
-        "Unknown column 'score'; the data has: q, answer."
+        "dtype: no column 'score'. The data has: q, answer."
     )
 
 
@@ -446,7 +446,7 @@ def test_json_columns_parse_text_cells_and_leave_values_alone():
 def test_json_columns_must_name_columns_of_the_data():
     rows = [{"q": "a"}, {"tags": "[]"}]
     assert refusal(rows, json_columns=["tags", "labels"]) == (
-        "Unknown column 'labels'; the data has: q, tags."
+        "json_columns: no column 'labels'. The data has: q, tags."
     )
 
 
@@ -597,17 +597,21 @@ def test_named_inputs_and_outputs_and_columns_missing_from_some_rows():
 
 
 @pytest.mark.parametrize(
-    "options, name",
+    "options, said",
     [
-        ({"outputs": "answer"}, "answer"),
-        ({"inputs": ["q", "text"]}, "text"),
-        ({"output_column": "output"}, "output"),
-        ({"outputs": "label", "inputs": "q", "output_column": "out"}, "out"),
+        ({"outputs": "answer"}, "outputs: no column 'answer'."),
+        ({"inputs": ["q", "text"]}, "inputs: no column 'text'."),
+        ({"output_column": "output"}, "output_column: no column 'output'."),
+        (
+            {"outputs": "label", "inputs": "q", "output_column": "out"},
+            "output_column: no column 'out'.",
+        ),
+        ({"outputs": "lable"}, "outputs: no column 'lable'. Did you mean 'label'?"),
     ],
 )
-def test_every_column_asked_for_must_exist(options, name):
+def test_every_column_asked_for_must_exist(options, said):
     rows = [{"q": "a", "label": "x"}, {"q": "b", "c": 1}]
-    assert refusal(rows, **options) == f"Unknown column {name!r}; the data has: q, label, c."
+    assert refusal(rows, **options) == f"{said} The data has: q, label, c."
 
 
 def test_an_output_column_gives_each_case_its_output():

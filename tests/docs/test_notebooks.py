@@ -37,6 +37,7 @@ TUTORIALS = (
     "07-is-my-metric-good",
     "08-preview-the-optimizer",
     "09-align-the-judge",
+    "10-race-your-feedback",
 )
 # The quickstart in the languages the docs are published in: "folder/name" -> the original.
 TRANSLATIONS = {
@@ -111,7 +112,11 @@ def test_stored_without_outputs(path):
 
 # What each tutorial must still show when it runs (in its plain-text outputs).
 SHOWS = {
-    "01-quickstart": [t("report.check_failed", "en"), "score returned 0.8", "Feedback advice"],
+    "01-quickstart": [
+        t("report.check_failed", "en"),
+        "score returned only a number, not a pair",
+        "Feedback advice",
+    ],
     "02-useful-feedback": ["Generic feedback 'Bad format.'", t("step.feedback_advice", "fr")],
     "03-llm-judge": ["FAIL. The reply does not answer the question: it never mentions 'reset'"],
     "04-accuracy-speed-cost": ["longer prompt", "scores.cost", "over the 30 ms reference"],
@@ -135,17 +140,23 @@ SHOWS = {
         t("align.why_perfect", "en"),
     ],
 }
+SHOWS["10-race-your-feedback"] = [
+    "informative 0.5 | terse 0.5",  # the same scores...
+    "'informative' wins: held-out score 0.833 against 0.417 for 'terse'",  # ...taught apart
+    "A tie: 'quoting' and 'terse' both score 0.417 on the 12 held-out cases.",
+    "informative [('informative', 0.833), ('quoting', 0.417)]",
+]
 SHOWS["fr/01-demarrage-rapide"] = [
     t("report.check_failed", "fr"),  # a report in French, from %config SkynetMagics.lang
     t("step.feedback_advice", "fr"),
-    "score a renvoyé 0.8",  # sj.check(..., lang="fr")
+    "score a renvoyé seulement un nombre",  # sj.check(..., lang="fr")
     "Attendu 'billing', obtenu 'other'.",  # the metric's own French feedback
     t("report.check_passed", "fr") + " — ",  # skynet-check --lang fr
 ]
 SHOWS["pt/01-inicio-rapido"] = [
     t("report.check_failed", "pt"),
     t("step.feedback_advice", "pt"),
-    "score devolveu 0.8",
+    "score devolveu só um número",
     "Esperado 'billing', obtido 'other'.",
     t("report.check_passed", "pt") + " — ",
 ]

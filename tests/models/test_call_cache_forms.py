@@ -52,11 +52,11 @@ def test_a_pydantic_instance_is_keyed_on_its_json_dump():
     )
 
 
-def test_sets_are_keyed_as_lists_sorted_by_repr():
+def test_sets_are_keyed_as_lists_sorted_by_their_text():
     assert key(stop={"b", "a"}) is not None
     assert key(stop={"b", "a"}) == key(stop=["a", "b"])
     assert key(stop=frozenset({9, 10})) == key(stop=[10, 9])  # "10" < "9"
-    assert key(stop={1, "a"}) == key(stop=["a", 1])  # mixed: repr still orders them
+    assert key(stop={1, "a"}) == key(stop=["a", 1])  # mixed: their text still orders them
 
 
 def test_numpy_scalars_and_arrays_are_keyed_as_the_python_values_they_hold():

@@ -190,7 +190,7 @@ def failing(errors: list[BaseException], calls: list[tuple[object, ...]]) -> Cal
     return do
 
 
-def test_a_locked_or_busy_file_is_tried_three_times_and_other_errors_at_once():
+def test_a_locked_or_busy_file_is_tried_again_until_the_wait_is_spent():
     calls: list[tuple[object, ...]] = []
     locked = [
         sqlite3.OperationalError("database is locked"),
@@ -198,10 +198,11 @@ def test_a_locked_or_busy_file_is_tried_three_times_and_other_errors_at_once():
     ]
     assert _patiently(failing(locked, calls), "sql", 1) == "done" and calls == [("sql", 1)] * 3
     calls.clear()
-    three = [sqlite3.OperationalError(f"database is locked ({n})") for n in range(3)]
-    with pytest.raises(sqlite3.OperationalError, match=r"^database is locked \(2\)$"):
-        _patiently(failing(three, calls))
-    assert len(calls) == 3
+    always = [sqlite3.OperationalError(f"database is locked ({n})") for n in range(1000)]
+    started = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match=r"^database is locked \(\d+\)$"):
+        _patiently(failing(always, calls), deadline=started + 0.3)
+    assert 0.3 <= time.monotonic() - started < 0.45 and len(calls) >= 3
     for other in (
         sqlite3.OperationalError("no such table: replies"),
         sqlite3.DatabaseError("locked"),
@@ -214,15 +215,16 @@ def test_a_locked_or_busy_file_is_tried_three_times_and_other_errors_at_once():
 
 def test_each_thread_keeps_one_connection_until_closed(tmp_path: Path):
     store = CallStore(tmp_path / "runs.sqlite")
-    first = store._connection()
-    assert first is not None and store._connection() is first
+    soon = time.monotonic() + 1.0
+    first = store._connection(soon)
+    assert first is not None and store._connection(soon) is first
     elsewhere: list[object] = []
-    thread = threading.Thread(target=lambda: elsewhere.append(store._connection()))
+    thread = threading.Thread(target=lambda: elsewhere.append(store._connection(soon)))
     thread.start()
     thread.join()
     assert elsewhere[0] is not None and elsewhere[0] is not first
     store.close()
-    assert store._connection() not in (None, first)
+    assert store._connection(soon) not in (None, first)
 
 
 def test_a_folder_with_files_warns_in_the_users_language(tmp_path: Path, monkeypatch):
@@ -241,7 +243,8 @@ def test_missing_folders_above_the_file_are_made(tmp_path: Path):
 
 def test_the_pauses_between_tries_grow_by_fifty_milliseconds(monkeypatch):
     paused: list[float] = []
-    monkeypatch.setattr(call_store, "time", SimpleNamespace(sleep=paused.append, time=time.time))
+    clock = SimpleNamespace(sleep=paused.append, time=time.time, monotonic=lambda: 0.0)
+    monkeypatch.setattr(call_store, "time", clock)
     locked = [sqlite3.OperationalError("database is locked") for _ in range(2)]
     assert _patiently(failing(locked, [])) == "done"
     assert paused == [0.05, 0.1]
@@ -275,16 +278,21 @@ def held_by_another_connection(path: Path) -> Iterator[threading.Event]:
         holder.join()
 
 
-def test_a_file_locked_longer_than_the_wait_turns_the_store_off(tmp_path: Path, monkeypatch):
+def test_a_file_locked_longer_than_the_wait_warns_once_and_writes_once_free(
+    tmp_path: Path, monkeypatch
+):
     monkeypatch.setattr(call_store, "LOCK_WAIT_S", 0.0)
+    monkeypatch.setattr(call_store, "_LOCKED_WAIT_S", 0.0)
     said: list[str] = []
     store = CallStore(tmp_path / "runs.sqlite", warn=said.append)
     with held_by_another_connection(store.path) as release:
-        assert store.put("a", {"text": "x"}) is False
+        assert store.put("a", {"text": "x"}) is False and store.put("b", {"text": "y"}) is False
+        assert store.pending == 2 and store.get("a") == {"text": "x"}  # kept in memory
         release.set()
     error = "OperationalError: database is locked"
-    assert said == [t("cache.unusable", "en", path=str(store.path), error=error)]
-    assert store.broken and store.get("k") is None
+    assert said == [t("cache.locked", "en", path=str(store.path), seconds="0", error=error)]
+    assert not store.broken and store.flush() and store.pending == 0
+    assert len(store) == 3 and store.get("b") == {"text": "y"} and len(said) == 1
 
 
 def test_a_count_waits_for_a_lock_no_longer_than_the_store_does(tmp_path: Path, monkeypatch):
@@ -307,7 +315,8 @@ def test_without_a_warn_function_the_failure_is_a_runtime_warning(tmp_path: Path
     error = "DatabaseError: file is not a database"
     assert warning.category is RuntimeWarning
     assert str(warning.message) == t("cache.unusable", "en", path=str(path), error=error)
-    # stacklevel=4: past the warning's lambda, _fail and _connection, to the read that
-    # needed the file (under mutmut: its trampoline, one frame per wrapped function).
+    # stacklevel=5: past the warning's lambda, _fail, _failed and _connection, to the read
+    # that needed the file (under mutmut: its trampoline, one frame per wrapped function).
     shown = linecache.getline(warning.filename, warning.lineno).strip()
-    assert shown == "connection = self._connection()" or "mutmut" in warning.filename
+    opened = "connection = self._connection(deadline)"
+    assert shown == opened or "mutmut" in warning.filename

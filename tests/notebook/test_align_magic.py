@@ -137,6 +137,7 @@ def test_save_writes_only_the_new_instructions_and_keeps_another_file(shell, tmp
     other.write_text("# mine\n", encoding="utf-8")
     with capture_output() as refused:
         shell.run_line_magic("skynet_align", LINE + f" --save {other};")
+    # The report is kept (the magic's value): the refusal is said beside it, not raised.
     assert t("magic.save_refused", "en", path=str(other)) in refused.stdout
     assert other.read_text(encoding="utf-8") == "# mine\n"
     with capture_output():

@@ -302,15 +302,46 @@ def test_save_with_identical_content_is_a_no_op(shell, tmp_path):
 def test_save_never_overwrites_a_different_file_without_force(shell, tmp_path):
     saved = tmp_path / "metric.py"
     saved.write_text("# the submitted metric\n")
-    printed = register(shell, GOOD, "--save metric.py")
+    result, _ = cell(shell, f"%%skynet_metric --save metric.py\n{textwrap.dedent(GOOD)}")
+    assert isinstance(result.error_in_exec, UsageError)  # the cell ends in error: Run All stops
+    said = str(result.error_in_exec)
+    assert said.startswith("Not saved: metric.py") and "Add --force" in said
     assert saved.read_text() == "# the submitted metric\n"
-    assert "Add --force" in printed
-    assert "default" in magics(shell).metrics  # registered all the same
+    assert "default" in magics(shell).metrics  # registered all the same, and it says so
+    assert "registered as 'default' all the same" in said
     assert magics(shell).metrics["default"].path is None
 
     printed = register(shell, GOOD, "--save metric.py --force")
     assert saved.read_text() == textwrap.dedent(GOOD)
     assert "Saved to metric.py." in printed
+
+
+EDITED = GOOD.replace("Correct.", "Correct: the label matches.")
+
+
+def test_the_edit_then_save_loop_writes_each_edit(shell, tmp_path):
+    """README's cell run again after an edit: the file held what this kernel saved there,
+    so the edit is written (no --force), and says it replaced the earlier save."""
+    saved = tmp_path / "metric.py"
+    register(shell, GOOD, "--save metric.py")
+    printed = register(shell, EDITED, "--save metric.py")
+    assert saved.read_text() == textwrap.dedent(EDITED)
+    assert "Saved to metric.py (replacing what this notebook saved there)." in printed
+    assert magics(shell).metrics["default"].path == str(saved.resolve())
+    register(shell, GOOD, "--save metric.py")  # and back: each save is this kernel's own
+    assert saved.read_text() == textwrap.dedent(GOOD)
+
+
+def test_a_file_changed_by_someone_else_since_the_save_is_kept(shell, tmp_path):
+    saved = tmp_path / "metric.py"
+    register(shell, GOOD, "--save metric.py")
+    saved.write_text("# edited in an editor\n")  # or a git checkout
+    result, _ = cell(shell, f"%%skynet_metric --save metric.py\n{textwrap.dedent(EDITED)}")
+    assert isinstance(result.error_in_exec, UsageError)
+    assert "--force" in str(result.error_in_exec)
+    assert saved.read_text() == "# edited in an editor\n"
+    register(shell, EDITED, "--save metric.py --force")
+    assert saved.read_text() == textwrap.dedent(EDITED)
 
 
 def test_save_keeps_the_file_mode_and_makes_folders(shell, tmp_path):
@@ -489,10 +520,15 @@ def test_model_calls_are_cached_and_fresh_asks_again(shell, server):
     assert program.calls == 6 and asks(server) == 3
     report = shell.run_line_magic("skynet_check", ASKING.split(" ", 1)[1])
     assert all(case.cached for case in report.cases)
+    # Every case from the cache: the header says so once (issue 36), not only each row.
+    assert "every case from the run cache: no model asked now" in str(report).splitlines()[0]
     cell(shell, f"{ASKING} --fresh")[0].raise_error()
     assert asks(server) == 6
     fresh = magics(shell).run_cache
-    assert fresh.hits == 6 and fresh.misses == 3  # --fresh looks nothing up
+    # --fresh looks nothing up; what it asks is counted as asked (issue 36: 3 + 3 asked).
+    assert fresh.hits == 6 and fresh.misses == 6
+    _, shown = cell(shell, "%skynet_cache")
+    assert "6 calls answered from the cache, 6 asked" in shown.stdout
     cell(shell, f"{ASKING} --cases 4")[0].raise_error()
     assert asks(server) == 7  # only the new case's call is asked
 
@@ -538,7 +574,7 @@ def test_a_run_file_without_function_name_uses_run(shell, examples_dir):
         ("--data tickets[99] --output-column label", "raised IndexError"),
         ("--data tickets[limit] --output-column label", "NameError: name 'limit'"),
         ("--data tickets --run prompt --artifact prompt", "--run prompt is a str, not a function"),
-        ("--data tickets --output-column lbl", "Unknown column 'lbl'"),
+        ("--data tickets --output-column lbl", "--output-column: no column 'lbl'"),
         ("--data tickets --output-column label --split dev", "no 'split' column"),
         ("--data tickets", "Say where the outputs come from"),
         ("--data tickets --run classify --output-column label", "not both"),
@@ -922,7 +958,9 @@ def _notebook():
         "check_failing": code(f"{CHECK} --metric broken", "raises-exception"),
         "leaky": code(f"%%skynet_metric leaky\n{LEAKS_AT_LOAD}", "raises-exception"),
         "unknown": code(f"{CHECK} --metric broken --data no_such_table", "raises-exception"),
-        "save_refused": code(f"%%skynet_metric other --save metric.py\n{ALWAYS_ONE}"),
+        "save_refused": code(
+            f"%%skynet_metric other --save metric.py\n{ALWAYS_ONE}", "raises-exception"
+        ),
         "save_forced": code(f"%%skynet_metric other --save metric.py --force\n{ALWAYS_ONE}"),
         "bare": code(f"{CHECK} --metric other"),
         "quiet": code(f"{CHECK} --metric other;"),
@@ -997,8 +1035,10 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
             == "UsageError: --data no_such_table: no notebook variable or file by that name."
         )
 
-        # --save without --force leaves a different file alone; with it, writes.
-        assert "Add --force" in _text(cells[at["save_refused"]])
+        # --save without --force leaves another metric's file alone, and the cell ends in
+        # error (untagged, "Run All" would stop there); with --force, it writes.
+        refusal = _text(cells[at["save_refused"]]).strip()
+        assert refusal.startswith("UsageError: Not saved: metric.py") and "Add --force" in refusal
         assert "Saved to metric.py." in _text(cells[at["save_forced"]])
         assert "Fine." in (tmp_path / "metric.py").read_text()
 

@@ -12,6 +12,7 @@ import stat
 import textwrap
 
 import pytest
+from IPython.core.error import UsageError
 from IPython.utils.capture import capture_output
 
 import skynet_jupyter as sj
@@ -26,11 +27,20 @@ def score(input, output, expected=None):
 
 
 def save(shell, line: str) -> str:
-    """Run a metric cell with ``line`` as its options; what it printed."""
+    """Run a metric cell with ``line`` as its options; what it printed (it must succeed)."""
     with capture_output() as captured:
         result = shell.run_cell(f"%%skynet_metric {line}\n{textwrap.dedent(GOOD)}")
     result.raise_error()
     return " ".join(captured.stdout.split())
+
+
+def refused(shell, line: str) -> str:
+    """Run a metric cell whose save must be refused: the cell ends with a usage error (so
+    "Run All" stops); the error's sentence."""
+    with capture_output():
+        result = shell.run_cell(f"%%skynet_metric {line}\n{textwrap.dedent(GOOD)}")
+    assert isinstance(result.error_in_exec, UsageError), result.error_in_exec
+    return " ".join(str(result.error_in_exec).split())
 
 
 def registered_path(shell) -> str | None:
@@ -41,7 +51,7 @@ def registered_path(shell) -> str | None:
 def test_a_named_pipe_is_refused_and_left_a_pipe(shell, tmp_path, force):
     pipe = tmp_path / "metric.py"
     os.mkfifo(pipe)
-    printed = save(shell, f"--save metric.py {force}")
+    printed = refused(shell, f"--save metric.py {force}")
     assert "Not saved: metric.py is a named pipe (FIFO), not a regular file" in printed
     assert stat.S_ISFIFO(pipe.lstat().st_mode)
     assert registered_path(shell) is None  # registered, but not as that file
@@ -54,7 +64,7 @@ def test_a_device_is_refused_even_as_root(shell, tmp_path, force):
     # The same device as /dev/null (1, 3), made here: the real one is never put at risk.
     device = tmp_path / "null"
     os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    printed = save(shell, f"--save {device} {force}")
+    printed = refused(shell, f"--save {device} {force}")
     assert f"Not saved: {device} is a device, not a regular file" in printed
     assert stat.S_ISCHR(device.lstat().st_mode)
     assert device.lstat().st_rdev == os.makedev(1, 3)
@@ -65,7 +75,7 @@ def test_a_symlink_is_refused_and_its_target_kept(shell, tmp_path, force):
     target = tmp_path / "submitted.py"
     target.write_text("# the submitted metric\n")
     (tmp_path / "metric.py").symlink_to(target)
-    printed = save(shell, f"--save metric.py {force}")
+    printed = refused(shell, f"--save metric.py {force}")
     assert f"Not saved: metric.py is a symbolic link (to {target})" in printed
     assert "even with --force" in printed
     assert (tmp_path / "metric.py").is_symlink()
@@ -74,14 +84,14 @@ def test_a_symlink_is_refused_and_its_target_kept(shell, tmp_path, force):
 
 def test_a_dangling_symlink_is_refused_not_created_through(shell, tmp_path):
     (tmp_path / "metric.py").symlink_to(tmp_path / "elsewhere.py")
-    printed = save(shell, "--save metric.py --force")
+    printed = refused(shell, "--save metric.py --force")
     assert "is a symbolic link" in printed
     assert not (tmp_path / "elsewhere.py").exists()
 
 
 def test_a_directory_is_refused(shell, tmp_path):
     (tmp_path / "metric.py").mkdir()
-    printed = save(shell, "--save metric.py --force")
+    printed = refused(shell, "--save metric.py --force")
     assert "Not saved: metric.py is a directory, not a regular file" in printed
     assert (tmp_path / "metric.py").is_dir()
 
@@ -89,14 +99,14 @@ def test_a_directory_is_refused(shell, tmp_path):
 def test_the_refusal_is_in_the_report_language(shell, tmp_path):
     os.mkfifo(tmp_path / "metric.py")
     shell.run_line_magic("config", "SkynetMagics.lang = 'fr'")
-    printed = save(shell, "--save metric.py")
+    printed = refused(shell, "--save metric.py")
     assert "Non enregistrée : metric.py est un tube nommé (FIFO)" in printed
 
 
 def test_force_still_replaces_a_regular_file_and_a_new_path_is_written(shell, tmp_path):
     saved = tmp_path / "metric.py"
     saved.write_text("# old\n")
-    assert "exists with different content" in save(shell, "--save metric.py")
+    assert "did not write there" in refused(shell, "--save metric.py")
     assert saved.read_text() == "# old\n"
     assert "Saved to metric.py" in save(shell, "--save metric.py --force")
     assert saved.read_text() == textwrap.dedent(GOOD)
@@ -108,8 +118,8 @@ def test_force_still_replaces_a_regular_file_and_a_new_path_is_written(shell, tm
 def test_an_existing_file_that_is_not_utf8_is_refused_not_a_traceback(shell, tmp_path):
     saved = tmp_path / "metric.py"
     saved.write_bytes(b"# caf\xe9\n")
-    printed = save(shell, "--save metric.py")
-    assert "exists with different content" in printed
+    printed = refused(shell, "--save metric.py")
+    assert "did not write there" in printed
     assert saved.read_bytes() == b"# caf\xe9\n"
 
 

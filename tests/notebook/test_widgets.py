@@ -111,6 +111,11 @@ def all_html(view: LiveView) -> str:
 # --- the check view --------------------------------------------------------------------
 
 
+def unbroken(html: str) -> str:
+    """``html`` without the <wbr> break points long values carry (layout, not text)."""
+    return html.replace("<wbr>", "")
+
+
 def test_rows_appear_as_cases_finish(tickets):
     report = sj.check(exact, tickets, outputs="label", run=keyword_run)
     view = LiveView(kind="check", metric_name="default")
@@ -192,7 +197,7 @@ def test_row_cells_measures_and_feedback_exactly_as_the_optimizer_reads_it():
     report = sj.CheckReport(steps=[], cases=[case])
     view = LiveView()
     view.finish(report)
-    html = view.cases.value
+    html = unbroken(view.cases.value)
     assert "feedback (what the optimizer reads)" in html
     assert "Line one.\n  Line two, indented." in html
     assert re.search(r"<summary><span class=\"skv-cut\">text: &quot;x{60,}…</span>", html)
@@ -290,13 +295,14 @@ def test_long_and_multiline_hostile_values_are_escaped_in_every_view():
         view = LiveView(kind=kind, metric_name="m")
         feed(view, report)
         view.flush()
-        live = all_html(view), view.cases.value
+        # <wbr> break points in long values (issue 36) are layout, not text: read without them.
+        live = unbroken(all_html(view)), unbroken(view.cases.value)
         view.finish(report)
-        static = view.static_html()
-        for html in (live[0], all_html(view), static):
+        static = unbroken(view.static_html())
+        for html in (live[0], unbroken(all_html(view)), static):
             assert "<img" not in html and "<script>" not in html
             assert "&lt;script&gt;window.__pwned=2&lt;/script&gt;" in html
-        for table in (live[1], view.cases.value):  # the widget's rows fold long values
+        for table in (live[1], unbroken(view.cases.value)):  # the rows fold long values
             for index, case_values in values.items():
                 row = re.search(rf'<tr data-case="{index}".*?</tr>', table, flags=re.S)
                 assert row, (kind, index)

@@ -152,7 +152,8 @@ def test_contract_violation_names_the_step(lang, title):
     assert isinstance(caught.value, DSPyContractError)
     assert caught.value.step == "metric_return_value"
     assert str(caught.value).startswith(t("labelled", lang, label=title, text=""))  # "Titre : "
-    assert "0.8" in str(caught.value)
+    # One sentence for the mistake, whatever the number (issue 36): it says what to return.
+    assert str(caught.value).endswith(t("return.only_number", lang))
 
 
 def test_metric_exception_reaches_dspy_unchanged():

@@ -91,15 +91,18 @@ def test_the_disagreement_table_cell_by_cell_in_french():
     report = sj.agreement(NOTED, rows, human="human", output_column="answer", lang="fr")
     assert [d.case for d in report.disagreements] == [1, 0, 2]
     table = re.search(r'<table class="skq-disagreements">.*?</table>', report.html()).group(0)
+    # What was judged, input and output, cut as the check view cuts them and breakable where
+    # a long value has no space (issue 36); the earlier columns as they were.
+    long_input = "<wbr>".join(["x" * 14, "x" * 15, "x" * 15, "x" * 15, "x" * 13]) + "…"
     assert table == (
-        '<table class="skq-disagreements"><thead><tr><th>cas</th><th>étiquette humaine</th>'
-        "<th>score</th><th>retour</th></tr></thead><tbody>"
-        f'<tr><td class="skq-num">1</td><td>&quot;no&quot;</td><td class="skq-num">0.9</td>'
-        f"<td>{'x' * 159}…</td></tr>"
-        f'<tr><td class="skq-num">0</td><td>&quot;1.{"0" * 36}…</td>'
-        '<td class="skq-num">0.2</td><td>Too short.</td></tr>'
-        '<tr><td class="skq-num">2</td><td>&quot;no&quot;</td><td class="skq-num">0.7</td>'
-        "<td>—</td></tr></tbody></table>"
+        '<table class="skq-disagreements"><thead><tr><th>cas</th><th>entrée</th>'
+        "<th>sortie</th><th>étiquette humaine</th><th>score</th><th>retour</th></tr></thead>"
+        f'<tbody><tr><td class="skq-num">1</td><td>note: &quot;{long_input}</td><td>0.9</td>'
+        f'<td>&quot;no&quot;</td><td class="skq-num">0.9</td><td>{"x" * 159}…</td></tr>'
+        '<tr><td class="skq-num">0</td><td>note: &quot;Too short.&quot;</td><td>0.2</td>'
+        f'<td>&quot;1.{"0" * 36}…</td><td class="skq-num">0.2</td><td>Too short.</td></tr>'
+        '<tr><td class="skq-num">2</td><td>note: &quot;&quot;</td><td>0.7</td>'
+        '<td>&quot;no&quot;</td><td class="skq-num">0.7</td><td>—</td></tr></tbody></table>'
     )
 
 
@@ -116,7 +119,11 @@ def test_an_agreement_report_in_french_word_for_word():
             "2 désaccords, les pires d'abord :",
             "cas  étiquette humaine  score  retour",
             '2    "yes"              0.2    Scored 0.2.',
+            '      entrée : question: "q2"',  # what was judged (issue 36)
+            "      sortie : 0.2",
             '5    "no"               0.6    Scored 0.6.',
+            '      entrée : question: "q5"',
+            "      sortie : 0.6",
         ]
     )
     confusion = re.search(r'<table class="skq-confusion">.*?</table>', report.html()).group(0)

@@ -326,7 +326,7 @@ def test_an_unusable_path_is_one_warning_naming_it_and_an_uncached_check(server,
         path = tmp_path / "a file" / "runs.sqlite"
     report, said, _ = checked_with(path, server)
     assert report.passed and asks(server) == 3
-    assert len(said) == 1 and str(path) in said[0] and "runs without it" in said[0]
+    assert len(said) == 1 and str(path) in said[0] and "made without it" in said[0]
 
 
 def test_a_locked_file_waits_a_short_bounded_time(server, tmp_path):

@@ -174,7 +174,7 @@ def test_the_fast_builder_sets_every_field_as_the_constructor_does():
 def test_a_case_result_keeps_the_dataclass_behaviour_it_had():
     result = CaseResult(1, {"q": 1}, None)
     assert CaseResult.__match_args__[:3] == ("index", "input", "expected")
-    assert len(CaseResult.__match_args__) == 21
+    assert len(CaseResult.__match_args__) == 23  # with run_paid_usd, judge_paid_usd (issue 35)
     assert (result.scores, result.model_calls, result.cached, result.retries) == ({}, 0, False, 0)
     assert result.passed and result.traceback is None and result.hint_id is None
     # Fresh defaults per case, never shared.

@@ -376,4 +376,4 @@ def test_terminal_ipython_in_a_60_column_terminal(terminal_files):
     assert "Running the contract check" not in after
     headline = after.index(t("report.check_failed", "en"))
     error = after.index("CheckFailed: " + t("report.check_failed", "en"))
-    assert headline < after.index("score returned 0.8") < error
+    assert headline < after.index("score returned only a number") < error

@@ -22,6 +22,7 @@ Modules::
     _quality_views.py  QualityView: probe, stability, agreement and compare, live
     _optimize_view.py  OptimizeView: an optimizer run, live
     _align_view.py     AlignView: a judge's alignment with the humans, live
+    _race_view.py      RaceView: metrics raced through the optimizer, live, with its chart
     _display.py        how a view is displayed: the widget, then the static copy
     _throttle.py       at most about ten front-end updates a second
     _shared.py         Layout and Style objects that never change, one per kernel

@@ -157,12 +157,17 @@ class OptimizeView(ShownTwice):
 
     def _draw_progress(self, report: OptimizeReport) -> int:
         done = report.finished
-        want = {
-            "max": max(1, report.budget, report.calls),
-            "value": report.calls,
-            "description": t("optimize.calls", self.lang, calls=report.calls, budget=report.budget),
-            "bar_style": "success" if done and report.improved else ("warning" if done else "info"),
-        }
+        return self._set_progress(
+            calls=report.calls,
+            budget=report.budget,
+            said=t("optimize.calls", self.lang, calls=report.calls, budget=report.budget),
+            style="success" if done and report.improved else ("warning" if done else "info"),
+        )
+
+    def _set_progress(self, *, calls: int, budget: int, said: str, style: str) -> int:
+        """The bar at ``calls`` of ``budget``: only what changed is sent (one message)."""
+        want = {"max": max(1, budget, calls), "value": calls, "description": said}
+        want["bar_style"] = style
         changed = {k: v for k, v in want.items() if getattr(self.progress, k) != v}
         if not changed:
             return 0

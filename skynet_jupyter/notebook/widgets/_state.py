@@ -156,6 +156,7 @@ class LiveState:
     # Slots and a hand-written __init__, not a dataclass: making that class at import
     # cost every fresh kernel's first check ~3 ms.
     __slots__ = (
+        "cached_cases",
         "cost_usd",
         "failures",
         "kind",
@@ -209,6 +210,7 @@ class LiveState:
         self.cost_usd = _Sum()
         self.retries = 0  # rate-limit retries and stand-in answers, for the summary line
         self.stand_in_calls = 0
+        self.cached_cases = 0  # every case from the run cache: the summary says so
         # The cases with reward components, and their components flat (3 floats a case): no
         # object per case, so a big run leaves the garbage collector little more to walk.
         self.reward_cases: list[CaseResult] = []
@@ -235,6 +237,7 @@ class LiveState:
             keep(case)
             self.retries += case.retries
             self.stand_in_calls += case.stand_in_calls
+            self.cached_cases += case.cached
             if case.failed_step is not None:
                 failures.setdefault(case.failed_step, []).append(case)
             if rank is not None:
@@ -334,6 +337,7 @@ class LiveState:
             self.retries,
             self.stand_in_calls,
             self.score.count,
+            self.cached_cases,
         )
 
     def mean_named(self) -> dict[str, float]:

@@ -1,0 +1,108 @@
+"""User text as ``skynet-check`` writes it to a terminal or a CI log: shown, never obeyed.
+
+A feedback, a data cell or an exception message is the user's (or a model's)
+text, and the log that shows it reads some text as orders:
+
+- a lone surrogate (``"\\ud83d"`` in ``cases.jsonl``) cannot be written as UTF-8
+  at all: it is shown as ``\\ud83d``;
+- a control character (``\\x1b[31m`` recolours a terminal, or clears it), DEL, a C1
+  control or a bidirectional override (it reorders what a reader sees) is shown
+  as ``\\x1b``, ``\\u202e``;
+- a line break other than ``\\n`` (CR, VT, FF, FS, GS, RS, NEL, U+2028, U+2029)
+  starts a line for some readers and not others, so what looks like the middle
+  of a line may be a line of its own there: shown as ``\\r``, ``\\u2028``;
+- a line that starts, after white space, with ``::`` or ``##[`` is a GitHub
+  Actions workflow command (the runner trims the line first): its first
+  character is shown as ``\\x3a`` / ``\\x23``, and with ``--format github`` the
+  whole text report is also inside ``::stop-commands::TOKEN`` ... ``::TOKEN::``
+  (a token drawn anew, never in the text).
+
+Tabs and ``\\n`` stay: the report's own layout indents each line of a value.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import secrets
+
+__all__ = [
+    "LINE_BREAKS",
+    "commands_stopped",
+    "inert_lines",
+    "json_text",
+    "log_text",
+    "one_line",
+    "shown",
+]
+
+# Every character str.splitlines() breaks a line at: a log reader may split at any.
+LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+# Shown escaped: C0 controls but tab and LF, DEL and C1, the line and paragraph separators,
+# the bidirectional embeddings, overrides and isolates, and lone surrogates.
+_SHOWN = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+# What a GitHub runner reads as a command once it has trimmed the line.
+_COMMAND = re.compile(r"(\s*)(::|##\[)")
+
+
+@functools.cache
+def _shown_pattern(keep_lf: bool) -> re.Pattern[str]:
+    return re.compile(_SHOWN[:-1] + ("]" if keep_lf else "\n]"))
+
+
+def _escaped(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    if code == 0x0D:
+        return "\\r"
+    if code == 0x0A:
+        return "\\n"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def shown(text: str) -> str:
+    """``text`` with what a terminal or a log must not get raw shown escaped (``\\x1b``);
+    tabs and ``\\n`` stay."""
+    return _shown_pattern(True).sub(_escaped, text)
+
+
+def one_line(text: str) -> str:
+    """``text`` shown (as :func:`shown`) on one line: ``\\n`` too is shown as ``\\n``."""
+    return _shown_pattern(False).sub(_escaped, text)
+
+
+def inert_lines(text: str) -> str:
+    """``text`` with no line a GitHub runner would read as a workflow command: the first
+    character of ``::`` or ``##[`` at a line's start (after white space) shown escaped."""
+    lines = re.split(f"([{LINE_BREAKS}])", text)  # the breaks kept, at the odd places
+    for number in range(0, len(lines), 2):
+        found = _COMMAND.match(lines[number])
+        if found is not None:
+            start = found.end(1)
+            line = lines[number]
+            lines[number] = f"{line[:start]}\\x{ord(line[start]):02x}{line[start + 1 :]}"
+    return "".join(lines)
+
+
+def log_text(text: str) -> str:
+    """``text`` as written to a terminal or a log (stdout or stderr): shown, its lines inert."""
+    return inert_lines(shown(text))
+
+
+def commands_stopped(text: str) -> str:
+    """``text`` between ``::stop-commands::TOKEN`` and ``::TOKEN::``: a GitHub runner runs no
+    workflow command in it.  The token is drawn anew and never one found in the text."""
+    token = secrets.token_hex(16)
+    while token in text:  # pragma: no cover - 128 random bits found in the text
+        token = secrets.token_hex(16)
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return f"::stop-commands::{token}\n{body}::{token}::"
+
+
+def json_text(text: str) -> str:
+    """JSON text (``json.dumps(..., ensure_ascii=False)``) with the characters :func:`shown`
+    escapes written as JSON escapes (``\\u2028``, ``\\ud83d``): the same values, parsed.
+
+    They can only be inside strings, where a JSON escape means the same character.
+    """
+    return _shown_pattern(True).sub(lambda found: f"\\u{ord(found.group()):04x}", text)
