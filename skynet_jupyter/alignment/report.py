@@ -11,6 +11,7 @@ changes.  ``AlignEvent`` is what ``align`` sends its listener as the run moves o
 from __future__ import annotations
 
 import math
+import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,7 +194,11 @@ class AlignReport(ShowsItself):
             raise ValueError("This report holds no metric source to save.")
         target = Path(path).expanduser()
         source = self._as_on_disk(target, self.prompt, force) or source
-        saved, note = save_source(target, source, force, self.lang, refused="align.save_refused")
+        encoding = _file_encoding(self.prompt.metric.path)  # a BOM, a coding line: kept
+        refused = "align.save_refused"
+        saved, note = save_source(
+            target, source, force, self.lang, refused=refused, encoding=encoding
+        )
         if saved is None:
             raise FileExistsError(note)
         return saved
@@ -283,3 +288,15 @@ class AlignEvent:
 
 
 AlignListener = Callable[[AlignEvent], None]
+
+
+def _file_encoding(path: str | None) -> str:
+    """The encoding Python reads the metric's file in (``utf-8-sig`` with a BOM, a PEP 263
+    coding line's), so its copy is written in it; UTF-8 for a metric from a cell."""
+    if path is None:
+        return "utf-8"
+    try:
+        with open(path, "rb") as source:
+            return tokenize.detect_encoding(source.readline)[0]
+    except (OSError, SyntaxError):
+        return "utf-8"

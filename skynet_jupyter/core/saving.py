@@ -31,6 +31,7 @@ def save_source(
     *,
     refused: str = "magic.save_refused",
     ours: str | None = None,
+    encoding: str = "utf-8",
 ) -> tuple[Path | None, str]:
     """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note).
 
@@ -51,21 +52,23 @@ def save_source(
         if kind is not None:
             return None, _refusal(path, kind, lang)
         if path.exists():  # a regular file (_special_kind said so, not following links)
-            held = path.read_text(encoding="utf-8", errors="replace")
+            held = path.read_text(encoding=encoding, errors="replace")
             if held == source:
                 return path.resolve(), t("magic.save_unchanged", lang, path=shown)
             if not force and held != ours:
                 return None, t(refused, lang, path=shown)
-            write_atomically(path, source, replace=True)
+            write_atomically(path, source, replace=True, encoding=encoding)
             if not force:
                 return path.resolve(), t("magic.saved_over_ours", lang, path=shown)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                write_atomically(path, source, replace=False)
+                write_atomically(path, source, replace=False, encoding=encoding)
             except FileExistsError:  # created meanwhile by someone else: look again
-                return save_source(path, source, force, lang, refused=refused, ours=ours)
-    except OSError as problem:
+                return save_source(
+                    path, source, force, lang, refused=refused, ours=ours, encoding=encoding
+                )
+    except (OSError, UnicodeEncodeError) as problem:  # not in the file's own encoding
         raise SaveFailed(t("magic.save_failed", lang, path=shown, error=problem)) from None
     return path.resolve(), t("magic.saved", lang, path=shown)
 
@@ -108,18 +111,21 @@ def _refusal(path: Path, kind: str, lang: str) -> str:
     return t("magic.save_not_regular", lang, path=str(path), kind=what)
 
 
-def write_atomically(path: Path, text: str, *, replace: bool = True) -> None:
+def write_atomically(
+    path: Path, text: str, *, replace: bool = True, encoding: str = "utf-8"
+) -> None:
     """Write a temporary file beside ``path``, then move it into place in one step.
 
     ``replace=False`` never clobbers: the move is a hard link, which fails with
-    FileExistsError if ``path`` appeared since it was checked.
+    FileExistsError if ``path`` appeared since it was checked.  ``encoding`` is the
+    file's own (``utf-8-sig`` keeps a BOM; a PEP 263 coding line's).
     """
     temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     mode = path.stat().st_mode & 0o777 if replace and path.exists() else 0o666  # umask applies
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         # newline="": the text's own line endings, as read (no \r\n doubling on Windows).
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+        with os.fdopen(descriptor, "w", encoding=encoding, newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

@@ -28,6 +28,7 @@ import threading
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..core.secrets import masked
 
@@ -173,12 +174,15 @@ def request_text(call: Mapping[str, Any]) -> str | None:
         if _HEADERS.search(str(name)):
             value = _without_credentials(value)
         elif str(name) in _URL_ARGUMENTS and isinstance(value, str):
-            value = masked(value)
-        identity[name] = value
+            value = url_without_credentials(value)
+        identity[str(name)] = value
+    # The arguments in name order (a call's keywords have none), but every value as it is
+    # sent: a JSON schema's properties, a tool's parameters, the messages keep their order,
+    # which the model reads (structured output writes its fields in schema order).
+    request = dict(sorted(identity.items()))
     try:
         return json.dumps(
-            {"schema": SCHEMA, "request": identity},
-            sort_keys=True,
+            {"schema": SCHEMA, "request": request},
             ensure_ascii=False,
             separators=(",", ":"),
             default=_canonical,
@@ -188,6 +192,25 @@ def request_text(call: Mapping[str, Any]) -> str | None:
 
 
 _HEADERS = re.compile(r"headers?$", re.IGNORECASE)
+# A query parameter that carries a credential (?key=, ?api-key=, ?access_token=, ?sig=...).
+_SECRET_PARAMETER = re.compile(r"key|token|secret|passw|sig|auth|credential", re.IGNORECASE)
+
+
+def url_without_credentials(url: str) -> str:
+    """``url`` with its user information and every credential parameter hidden: a new
+    key (or a key given another way) asks the same request."""
+    try:
+        parts = urlsplit(url)
+        host = parts.netloc.rpartition("@")
+    except ValueError:
+        return str(masked(url))
+    netloc = (_HIDDEN + "@" + host[2]) if host[1] else parts.netloc
+    query = [
+        (name, _HIDDEN if _SECRET_PARAMETER.search(name) else value)
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+    ]
+    shown = urlunsplit((parts.scheme, netloc, parts.path, urlencode(query), parts.fragment))
+    return str(masked(shown))
 
 
 def is_credential_argument(name: str) -> bool:
@@ -199,7 +222,7 @@ def is_credential_argument(name: str) -> bool:
 def is_credential_header(name: Any, value: Any) -> bool:
     """A header that carries a credential: by its name, or a value with an auth scheme."""
     lowered = str(name).strip().lower().replace("_", "-")
-    if lowered in CREDENTIAL_HEADERS or lowered.endswith("-api-key"):
+    if lowered in CREDENTIAL_HEADERS or lowered.endswith(("-api-key", "-auth-key", "-token")):
         return True
     return isinstance(value, str) and _AUTH_SCHEME.match(value) is not None
 
@@ -208,26 +231,35 @@ def _without_credentials(headers: Any) -> Any:
     """Headers with every credential's value hidden; every other value as it is sent."""
     if isinstance(headers, Mapping):
         return {
-            name: _HIDDEN if is_credential_header(name, value) else value
+            name: _HIDDEN if is_credential_header(name, value) or _looks_secret(value) else value
             for name, value in headers.items()
         }
     if isinstance(headers, list | tuple):  # pairs, as some HTTP clients take them
-        return [
-            [pair[0], _HIDDEN]
-            if isinstance(pair, list | tuple)
-            and len(pair) == 2
-            and is_credential_header(pair[0], pair[1])
-            else pair
-            for pair in headers
-        ]
+        return [_item_without_credentials(item) for item in headers]
     if isinstance(headers, str) and _CREDENTIAL_TEXT.search(headers):  # "Name: value" text
         return _HIDDEN
     return headers
 
 
+def _item_without_credentials(item: Any) -> Any:
+    """One header of a list: a (name, value, ...) pair or a "Name: value" line."""
+    if isinstance(item, list | tuple) and len(item) >= 2:
+        if is_credential_header(item[0], item[1]) or _looks_secret(item[1]):
+            return [item[0], _HIDDEN]
+        return item
+    return _without_credentials(item) if isinstance(item, str) else item
+
+
+def _looks_secret(value: Any) -> bool:
+    """A header value that reads as a credential whatever its name ("Token abc...")."""
+    return isinstance(value, str) and _TOKEN_VALUE.match(value) is not None
+
+
+_TOKEN_VALUE = re.compile(r"^\s*(bearer|basic|digest|token|key|apikey)\s+\S", re.IGNORECASE)
+
 _CREDENTIAL_TEXT = re.compile(
     "|".join(
-        [r"\b(?:bearer|basic|digest)\s+\S", r"-api-key\b"]
+        [r"\b(?:bearer|basic|digest|token)\s+\S", r"-(?:api|auth)-key\b", r"-token\s*[:=]"]
         + [rf"(?<![\w-]){re.escape(name)}\s*[:=]" for name in sorted(CREDENTIAL_HEADERS)]
     ),
     re.IGNORECASE,

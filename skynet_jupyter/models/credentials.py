@@ -14,6 +14,7 @@ it on the first case and starts no other.  The key itself is never shown.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,7 +28,7 @@ __all__ = ["KEY_VARIABLES", "ModelKeyProblem", "key_problem", "missing_key"]
 KEY_VARIABLES: dict[str, tuple[str, ...]] = {
     "openai": ("OPENAI_API_KEY",),
     "anthropic": ("ANTHROPIC_API_KEY",),
-    "gemini": ("GEMINI_API_KEY",),
+    "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY", "PALM_API_KEY"),
     "mistral": ("MISTRAL_API_KEY",),
     "groq": ("GROQ_API_KEY",),
     "deepseek": ("DEEPSEEK_API_KEY",),
@@ -81,7 +82,22 @@ def missing_key(call: Mapping[str, Any]) -> tuple[str, str] | None:
     variables = KEY_VARIABLES[provider]
     if any(os.environ.get(variable, "").strip() for variable in variables):
         return None
+    if _set_in_litellm(provider):
+        return None
     return provider, variables[0]
+
+
+def _set_in_litellm(provider: str) -> bool:
+    """A key set the litellm way (``litellm.api_key``, ``litellm.openai_key``...), read
+    only when litellm is already imported: whoever set one imported it first."""
+    litellm = sys.modules.get("litellm")
+    if litellm is None:
+        return False
+    names = ("api_key", f"{provider}_key", f"{provider.replace('_ai', '')}_key")
+    return any(
+        isinstance(getattr(litellm, name, None), str) and getattr(litellm, name).strip()
+        for name in names
+    )
 
 
 class ModelKeyProblem(ModelNotConfigured, ModelCallError):

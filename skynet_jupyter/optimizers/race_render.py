@@ -268,8 +268,10 @@ def standings_html(report: RaceReport) -> str:
 
 def chart_svg(report: RaceReport) -> str:
     """Each run's best validation score (by its own metric) against the calls spent."""
+    # Each line runs to the calls its run has spent, not to its last improvement: a run
+    # that never beat the seed (feedback that teaches nothing) is a flat line, not a dot.
     curves = [
-        (report.entries.index(entry), run.curve)
+        (report.entries.index(entry), run.curve, run.optimization.calls)
         for entry in report.entries
         for run in entry.runs
         if run.curve
@@ -277,7 +279,11 @@ def chart_svg(report: RaceReport) -> str:
     if not curves:
         return ""
     lang = report.lang
-    most = max(report.budget, *(calls for _, curve in curves for calls, _score in curve), 1)
+    most = max(
+        report.budget,
+        *(max(spent, curve[-1][0]) for _, curve, spent in curves),
+        1,
+    )
     width, height = CHART_WIDTH - 2 * PAD, CHART_HEIGHT - 2 * PAD
 
     def point(calls: int, score: float) -> str:
@@ -286,13 +292,13 @@ def chart_svg(report: RaceReport) -> str:
         return f"{x:.1f},{y:.1f}"
 
     lines = []
-    for place, curve in curves:
+    for place, curve, spent in curves:
         steps = []
         for i, (calls, score) in enumerate(curve):
             if i:  # a step: the best so far holds until the next better candidate
                 steps.append(point(calls, curve[i - 1][1]))
             steps.append(point(calls, score))
-        steps.append(point(max(curve[-1][0], 0), curve[-1][1]))
+        steps.append(point(max(curve[-1][0], spent), curve[-1][1]))
         colour = PALETTE[place % len(PALETTE)]
         name = esc(_name(report.entries[place].name))
         lines.append(

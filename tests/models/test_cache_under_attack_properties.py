@@ -149,14 +149,16 @@ def test_requests_sent_differently_have_different_keys(pair):
     assert request_key(call) != request_key(other)
 
 
-def respelled(value: Any, draw: st.DrawFn) -> Any:
-    """``value`` written another way that litellm sends as the same JSON."""
+def respelled(value: Any, draw: st.DrawFn, *, top: bool = True) -> Any:
+    """``value`` written another way that litellm sends as the same request: the call's
+    keywords in any order; inside a value, dict items keep their order, as litellm sends
+    them (a JSON schema's property order is the order the model writes its fields in)."""
     if isinstance(value, dict):
         items = list(value.items())
-        order = draw(st.permutations(range(len(items)))) if items else []
-        return {items[i][0]: respelled(items[i][1], draw) for i in order}
+        order = draw(st.permutations(range(len(items)))) if items and top else range(len(items))
+        return {items[i][0]: respelled(items[i][1], draw, top=False) for i in order}
     if isinstance(value, list):
-        items = [respelled(item, draw) for item in value]
+        items = [respelled(item, draw, top=False) for item in value]
         return tuple(items) if draw(st.booleans()) else items
     if isinstance(value, float) and draw(st.booleans()):
         return np.float64(value) if draw(st.booleans()) else float(repr(value))

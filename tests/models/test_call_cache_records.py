@@ -18,10 +18,11 @@ BASE = {"model": "openai/m", "messages": [{"role": "user", "content": "é \ud800
 
 
 def test_the_key_is_the_sha256_of_the_sorted_compact_request_with_its_schema():
+    # The arguments sorted by name; every value as litellm sends it, its own order kept.
     call = {"temperature": 0, **BASE, "api_key": "sk-not-in-the-key-0000"}
     text = (
-        '{"request":{"messages":[{"content":"é \ud800","role":"user"}],'
-        '"model":"openai/m","temperature":0},"schema":2}'
+        '{"schema":2,"request":{"messages":[{"role":"user","content":"é \ud800"}],'
+        '"model":"openai/m","temperature":0}}'
     )
     assert request_key(call) == hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
