@@ -27,7 +27,6 @@ import nbformat
 import pytest
 
 from skynet_jupyter.optimizers.race_render import PAD
-
 from tests.browser_support import (
     ROOT,
     chromium_page,
@@ -136,7 +135,9 @@ def page_and_seen(lab):
         page.wait_for_selector(f"{VIEW} .sko-title.sko-up", timeout=30_000)
         page.wait_for_selector(f"{VIEW} svg.skr-chart", timeout=30_000)
         wait_kernel_idle(page)
-        seen = page.evaluate("() => { clearInterval(window.__raceWatch); return window.__raceSeen; }")
+        seen = page.evaluate(
+            "() => { clearInterval(window.__raceWatch); return window.__raceSeen; }"
+        )
         yield page, seen
 
 
