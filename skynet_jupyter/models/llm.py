@@ -78,7 +78,9 @@ class ModelReply:
     ``retries``: the rate-limit (429) answers retried to get it.  ``stand_in``:
     the answer came from an offline stand-in, not a real model (reports say so).
     ``cached``: it came from a :class:`~.call_cache.CallCache`, and ``latency_ms``
-    (with the tokens and cost) is what the call that made it measured.
+    (with the tokens and cost) is what the call that made it measured.  ``setup_ms``:
+    the time this call spent importing litellm (the process's first litellm call), which
+    is not the model's and is left out of the case's run time.
     """
 
     text: str
@@ -89,6 +91,7 @@ class ModelReply:
     stand_in: bool = False
     cached: bool = False
     latency_ms: float | None = None
+    setup_ms: float = 0.0
 
 
 # --- calling ----------------------------------------------------------------------
@@ -368,7 +371,7 @@ def _complete_litellm(
     if call_cache is not None and key is not None and whole:
         from .call_cache import CachedReply
 
-        latency_ms = (time.perf_counter() - started) * 1000.0
+        latency_ms = (time.perf_counter() - started) * 1000.0 - reply.setup_ms
         kept = CachedReply(
             reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd, latency_ms
         )
@@ -379,6 +382,11 @@ def _complete_litellm(
 
 def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> tuple[ModelReply, bool]:
     """The reply, and whether it is a whole answer that may be kept (:func:`_whole`)."""
+    setup_ms = 0.0
+    if "litellm" not in sys.modules:  # the first miss: litellm is imported now, not before
+        started = time.perf_counter()
+        warm_up(model)
+        setup_ms = (time.perf_counter() - started) * 1000.0
     litellm = _litellm()
     from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread
 
@@ -390,8 +398,8 @@ def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> tuple[
         problem = key_problem(failed.error, error.model, call, error.provider_message)
         raise (error if problem is None else problem) from None
     reply = _reply_from_response(sent.response, call["model"])
-    if sent.retries:
-        reply = dataclasses.replace(reply, retries=sent.retries)
+    if sent.retries or setup_ms:
+        reply = dataclasses.replace(reply, retries=sent.retries, setup_ms=setup_ms)
     return reply, _whole(sent.response)
 
 

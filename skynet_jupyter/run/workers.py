@@ -323,12 +323,23 @@ def run_in_threads(
 
 
 def _warm_up_models(runner: CaseRunner) -> None:
-    models = (runner.models.task_model, runner.models.judge_model)
-    if any(model is not None for model in models):  # no model: the llm client is not needed
-        from ..models.llm import warm_up
+    """Import litellm before the cases, when their calls will likely be made now.
 
-        # A litellm model's first call imports litellm (seconds): do it before timing.
-        warm_up(*models)
+    A run cache that already holds replies will likely answer them (a restarted kernel
+    re-checking): then litellm is not imported for calls never made (seconds, issue 37),
+    and a call the cache misses imports it then, the import left out of its case's run
+    time (``ModelReply.setup_ms``).
+    """
+    models = (runner.models.task_model, runner.models.judge_model)
+    if all(model is None for model in models):  # no model: the llm client is not needed
+        return
+    cache = runner.call_cache
+    if cache is not None and cache.reads and len(cache):
+        return
+    from ..models.llm import warm_up
+
+    # A litellm model's first call imports litellm (seconds): do it before timing.
+    warm_up(*models)
 
 
 # Why the cases after a configuration stop were not run: a key problem says so.
