@@ -192,8 +192,9 @@ def request_text(call: Mapping[str, Any]) -> str | None:
 
 
 _HEADERS = re.compile(r"headers?$", re.IGNORECASE)
-# A query parameter that carries a credential (?key=, ?api-key=, ?access_token=, ?sig=...).
-_SECRET_PARAMETER = re.compile(r"key|token|secret|passw|sig|auth|credential", re.IGNORECASE)
+# A query parameter that carries a credential (?key=, ?api-key=, ?access_token=, ?sig=...,
+# and Azure Functions' ?code=).
+_SECRET_PARAMETER = re.compile(r"key|token|secret|passw|sig|auth|credential|^code$", re.I)
 
 
 def url_without_credentials(url: str) -> str:

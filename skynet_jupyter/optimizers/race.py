@@ -118,12 +118,11 @@ def race(
 def _named(metrics: Any, lang: str) -> dict[str, MetricLike]:
     """The racing metrics by name: a dict as given, a list named by each metric's name."""
     if isinstance(metrics, Mapping):
-        named = {str(name): metric for name, metric in metrics.items()}
-        for name, metric in named.items():
-            _refuse_not_a_metric(name, metric, lang)
+        named = {str(name): metric for name, metric in metrics.items()}  # race_with checks
     elif isinstance(metrics, Sequence) and not isinstance(metrics, str):
         named = {}
         for metric in metrics:
+            _refuse_not_a_metric("?", metric, lang)  # loaded here, for its name
             loaded = load_metric(metric)
             name = loaded.name
             while name in named:  # two metrics loaded from text are both "default"
