@@ -28,7 +28,6 @@ would time the compiler instead); a first, uncounted round fills that cache.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
@@ -39,6 +38,8 @@ import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from kernels import json_lines_in_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("pandas", "numpy", "pyarrow", "ipywidgets", "prompt_toolkit", "litellm", "dspy", "gepa")
@@ -170,38 +171,15 @@ def timing_cell(step: str, code: str) -> str:
 
 
 def one_kernel(folder: Path, env: dict[str, str]) -> dict[str, dict]:
-    from jupyter_client.manager import KernelManager
-
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(cwd=str(folder), env=env, stderr=subprocess.DEVNULL)
-    client = manager.client()
-    client.start_channels()
-    found: dict[str, dict] = {}
-
-    def output(message: dict) -> None:
-        if message["msg_type"] == "stream" and message["content"]["name"] == "stdout":
-            for line in message["content"]["text"].splitlines():
-                if line.startswith("{"):
-                    said = json.loads(line)
-                    found[said["step"]] = said
-
-    try:
-        client.wait_for_ready(timeout=60)
-        cells = [
-            timing_cell("import", KERNEL_STEPS["import"]),
-            timing_cell("load_ext", KERNEL_STEPS["load_ext"]),
-            METRIC_CELL,
-            ROWS,
-            timing_cell("first check", KERNEL_STEPS["first check"]),
-        ]
-        for cell in cells:
-            reply = client.execute_interactive(cell, timeout=120, output_hook=output)
-            if reply["content"]["status"] != "ok":
-                raise SystemExit(f"the kernel refused {cell!r}: {reply['content']}")
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
-    return found
+    cells = [
+        timing_cell("import", KERNEL_STEPS["import"]),
+        timing_cell("load_ext", KERNEL_STEPS["load_ext"]),
+        METRIC_CELL,
+        ROWS,
+        timing_cell("first check", KERNEL_STEPS["first check"]),
+    ]
+    found = json_lines_in_kernel(cells, env, cwd=str(folder), timeout=120)
+    return {said["step"]: said for said in found if "step" in said}
 
 
 def kernels(folder: Path, env: dict[str, str], rounds: int, before: dict[str, str] | None) -> bool:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import statistics
 import time
@@ -43,6 +42,7 @@ from bench_startup import METRIC as PLAIN_METRIC  # the first check's metric and
 from bench_startup import ROWS
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
+from kernels import json_lines_in_kernel
 
 import skynet_jupyter as sj
 from skynet_jupyter.notebook.widgets import LiveView
@@ -165,24 +165,6 @@ def check_cell(metric: str, number: int) -> str:
 
 def one_kernel(env: dict[str, str], checks: int) -> list[dict]:
     """Fresh kernel: load the extension, register two metrics, run ``checks`` checks of each."""
-    import subprocess
-
-    from jupyter_client.manager import KernelManager
-
-    manager = KernelManager(kernel_name="python3")
-    manager.start_kernel(env=env, stderr=subprocess.DEVNULL)
-    client = manager.client()
-    client.start_channels()
-    found: list[dict] = []
-
-    def output(message: dict) -> None:
-        if message["msg_type"] == "stream" and message["content"]["name"] == "stdout":
-            found.extend(
-                json.loads(line)
-                for line in message["content"]["text"].splitlines()
-                if line.startswith("{")
-            )
-
     cells = [
         "%load_ext skynet_jupyter",
         "%%skynet_metric plain\n" + PLAIN_METRIC,
@@ -191,15 +173,7 @@ def one_kernel(env: dict[str, str], checks: int) -> list[dict]:
     ]
     # The first check of each metric is not a repeat one (first imports): left out.
     cells += [check_cell(m, n) for n in range(checks + 1) for m in ("plain", "rewarded")]
-    try:
-        client.wait_for_ready(timeout=60)
-        for cell in cells:
-            reply = client.execute_interactive(cell, timeout=120, output_hook=output)
-            if reply["content"]["status"] != "ok":
-                raise SystemExit(f"the kernel refused {cell!r}: {reply['content']}")
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
+    found = json_lines_in_kernel(cells, env, timeout=120)
     return [said for said in found if said["n"] > 0]
 
 

@@ -98,13 +98,15 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
     from ..run.engine import execute
 
     options = job.options
+    models = _models(options.models, job.api_base)
+    _import_litellm_ahead(models, job.cache_path)
     # Modules beside the metric and run files are found first.
     sys.path[:0] = import_folders(job.metric, options.run)
     run = _loaded_run(options.run, send)
     metric = _loaded_metric(job.metric, send)
     send({"event": "loaded"})
     # The run function loaded once, here (so its failures are usage errors): not again.
-    options = dataclasses.replace(options, run=run, models=_models(options.models, job.api_base))
+    options = dataclasses.replace(options, run=run, models=models)
     try:
         report = execute(
             job.kind, metric, job.data, options, on_event=None, run_cache=_run_cache(job)
@@ -123,6 +125,14 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
         hint = t(NO_MODEL_HINTS[missing_model])
         return _usage(t("cli.no_model", hint=hint, option=f"--{missing_model}-model"))
     return _done(job, report)
+
+
+def _import_litellm_ahead(models: ModelSettings, cache_path: str | None) -> None:
+    """litellm's import (seconds) overlaps loading the metric, the run file and the data."""
+    from ..models import import_ahead
+
+    chosen = (models.task_model, models.metric_model, models.reflection_model)
+    import_ahead.start_now(chosen, None if cache_path is None else Path(cache_path))
 
 
 def _import_ours_first() -> None:

@@ -84,6 +84,7 @@ def _count(usage: Any, reply: Any, started: float) -> None:
         usage.add_paid(reply.cost_usd)
     # litellm's import, at a process's first call, is not the model's time: left out.
     usage.replayed_ms -= reply.setup_ms
+    usage.setup_ms += reply.setup_ms
     usage.retries += reply.retries
     if reply.stand_in:
         usage.stand_in_calls += 1

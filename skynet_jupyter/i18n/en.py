@@ -978,6 +978,11 @@ MESSAGES = {
         "The run cache {path} could not be used ({error}): model calls are made without it and "
         "none is kept on disk. To start a new cache, run %skynet_cache --clear."
     ),
+    "models.price_map_fallback": (
+        "litellm could not download its price map (offline?) and used the copy it ships "
+        "with; its import ({seconds} s) waited for that attempt. Set "
+        "LITELLM_LOCAL_MODEL_COST_MAP=True in the environment before Python starts to skip it."
+    ),
     "cache.unusable_cli": (
         "The run cache {path} could not be used ({error}): model calls are made without it and "
         "none is kept on disk. To start a new cache, delete that path or give another "

@@ -1068,6 +1068,12 @@ MESSAGES = {
         "font sans lui, et aucun n'est gardé sur disque. Pour repartir d'un cache neuf, lancez "
         "%skynet_cache --clear."
     ),
+    "models.price_map_fallback": (
+        "litellm n'a pas pu télécharger sa table de prix (hors ligne ?) et a pris la copie "
+        "qu'il embarque ; son import ({seconds} s) a attendu cette tentative. Définissez "
+        "LITELLM_LOCAL_MODEL_COST_MAP=True dans l'environnement avant de lancer Python pour "
+        "l'éviter."
+    ),
     "cache.unusable_cli": (
         "Le cache des exécutions {path} est inutilisable ({error}) : les appels de modèle se "
         "font sans lui, et aucun n'est gardé sur disque. Pour repartir d'un cache neuf, "

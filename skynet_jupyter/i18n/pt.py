@@ -1032,6 +1032,11 @@ MESSAGES = {
         "feitas sem ela, e nenhuma fica guardada em disco. Para começar uma cache nova, execute "
         "%skynet_cache --clear."
     ),
+    "models.price_map_fallback": (
+        "O litellm não conseguiu baixar a sua tabela de preços (sem rede?) e usou a cópia "
+        "que traz consigo; a importação ({seconds} s) esperou essa tentativa. Defina "
+        "LITELLM_LOCAL_MODEL_COST_MAP=True no ambiente antes de iniciar o Python para evitá-la."
+    ),
     "cache.unusable_cli": (
         "A cache de execuções {path} não pôde ser usada ({error}): as chamadas ao modelo são "
         "feitas sem ela, e nenhuma fica guardada em disco. Para começar uma cache nova, apague "

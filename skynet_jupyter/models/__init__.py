@@ -12,4 +12,6 @@ Modules::
     model_names.py   what counts as a model, and its secret-free name in messages
     credentials.py   a model's API key, missing or refused: one sentence, never retried
     call_error.py    ModelCallError: a call that failed at the provider (home: llm)
+    litellm_import.py  litellm imported once, warmed up; the offline price map said once
+    import_ahead.py  litellm imported in the background once a litellm model is set
 """

@@ -33,7 +33,7 @@ LOCK_WAIT_S = 1.5  # how long a write waits, in all, for another process's lock
 # While the file stays locked, each write or look-up tries again this briefly (the replies
 # wait in memory meanwhile): a long lock costs a check little, and ends as soon as it passes.
 _LOCKED_WAIT_S = 0.05
-_TABLE = "replies"
+TABLE = "replies"
 _OLD_TABLES = ("outputs",)  # the run-output cache of earlier versions: its keys never match
 
 
@@ -266,9 +266,9 @@ class CallStore:
         try:
             with sqlite3.connect(self.path, timeout=LOCK_WAIT_S) as raw:
                 names = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
-                if _TABLE not in names:
+                if TABLE not in names:
                     return 0
-                return int(raw.execute(f"SELECT COUNT(*) FROM {_TABLE}").fetchone()[0])
+                return int(raw.execute(f"SELECT COUNT(*) FROM {TABLE}").fetchone()[0])
         except (sqlite3.Error, OSError):
             return None
 
@@ -295,9 +295,9 @@ def _prepare(connection: sqlite3.Connection) -> None:
         connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=NORMAL")  # WAL: safe, and no fsync a call
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    if _TABLE not in tables:
+    if TABLE not in tables:
         connection.execute(
-            f"CREATE TABLE IF NOT EXISTS {_TABLE} ("
+            f"CREATE TABLE IF NOT EXISTS {TABLE} ("
             "key TEXT PRIMARY KEY, record TEXT NOT NULL, saved REAL NOT NULL)"
         )
     for old in _OLD_TABLES:
@@ -310,7 +310,7 @@ def _write(connection: sqlite3.Connection, rows: list[tuple[str, str, float]]) -
     connection.execute("BEGIN IMMEDIATE")
     try:
         connection.executemany(
-            f"INSERT OR REPLACE INTO {_TABLE} (key, record, saved) VALUES (?, ?, ?)", rows
+            f"INSERT OR REPLACE INTO {TABLE} (key, record, saved) VALUES (?, ?, ?)", rows
         )
         connection.execute("COMMIT")
     except BaseException:
@@ -320,11 +320,11 @@ def _write(connection: sqlite3.Connection, rows: list[tuple[str, str, float]]) -
 
 
 def _one(connection: sqlite3.Connection, key: str) -> Any:
-    return connection.execute(f"SELECT record FROM {_TABLE} WHERE key = ?", (key,)).fetchone()
+    return connection.execute(f"SELECT record FROM {TABLE} WHERE key = ?", (key,)).fetchone()
 
 
 def _count(connection: sqlite3.Connection) -> int:
-    return int(connection.execute(f"SELECT COUNT(*) FROM {_TABLE}").fetchone()[0])
+    return int(connection.execute(f"SELECT COUNT(*) FROM {TABLE}").fetchone()[0])
 
 
 def _record(text: Any) -> dict[str, Any] | None:

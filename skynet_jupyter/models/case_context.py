@@ -11,6 +11,7 @@ like to the metric.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
@@ -53,6 +54,7 @@ class Usage:
         "paid_usd",
         "replayed_ms",
         "retries",
+        "setup_ms",
         "stand_in_calls",
     )
 
@@ -60,6 +62,7 @@ class Usage:
         self.calls = 0
         self.cached_calls = 0
         self.replayed_ms = 0.0
+        self.setup_ms = 0.0  # litellm's one-time import inside this phase: not its time
         self.retries = 0
         self.stand_in_calls = 0
         self.input_tokens = 0
@@ -121,6 +124,7 @@ class CaseContext:
 
     __slots__ = (
         "call_cache",
+        "hold_clock",
         "judge_usage",
         "models",
         "observation",
@@ -137,6 +141,9 @@ class CaseContext:
         # Set by the run's workers: stop_run(sentence) starts no further case, and the
         # cases left say the sentence (a provider that refuses every request).
         self.stop_run: Callable[[str], None] | None = None
+        # Set by the run's workers: with hold_clock(): ... stops the phase's time limit
+        # meanwhile (litellm's one-time import at a call the cache could not answer).
+        self.hold_clock: Callable[[], AbstractContextManager[None]] | None = None
         self.start(phase)
 
     def start(self, phase: str = RUN) -> None:

@@ -21,7 +21,7 @@ A model is one of:
   completion object (litellm's or the OpenAI SDK's) is read the same way.
 
 litellm (the optional extra ``[llm]``) is imported when a check or a call first
-needs it (never by ``import skynet_jupyter``), with its offline price map.  A
+needs it (never by ``import skynet_jupyter``; ``litellm_import``).  A
 call is retried for server errors and lost connections, not for client errors
 or timeouts (``num_retries``, default 2, exponential backoff).  Rate limits
 (429) go through the endpoint's shared limiter (``rate_limit``): paced, the
@@ -34,12 +34,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import inspect
 import json
-import os
 import re
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -47,7 +44,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.secrets import redact, secrets_in
 from .call_error import ModelCallError
+from .case_context import current_case
 from .credentials import ModelKeyProblem, key_problem, missing_key
+from .litellm_import import imported_litellm as _litellm
+from .litellm_import import is_ready, warm_up
 from .model_names import check_model, describe_model
 
 if TYPE_CHECKING:
@@ -253,45 +253,6 @@ _NOT_RETRIED = (
 _LITELLM_PREFIX = re.compile(r"^\s*litellm\.\w+:\s*(?:\w+Error:\s*)?(?:\w+Exception\s*-\s*)?")
 
 
-def _litellm() -> Any:
-    """litellm, imported on first use with its offline price map."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    try:
-        import litellm
-    except ImportError:
-        raise ImportError(
-            "A litellm model needs litellm: pip install 'skynet-jupyter[llm]' "
-            "(or use a callable model, such as skynet_jupyter.StandInModel, offline)."
-        ) from None
-    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints in notebooks
-    return litellm
-
-
-def warm_up(*models: Any) -> None:
-    """Import litellm now if one of ``models`` is a litellm model (once per process).
-
-    Called before a case's timed phases, so the one-time import (seconds) counts
-    neither toward the first case's run time nor toward the metric time limit.
-    """
-    if "litellm" in sys.modules or not any(isinstance(m, str | Mapping) for m in models):
-        return
-    try:
-        litellm = _litellm()
-    except ImportError:  # not installed: llm() says so when called
-        return
-    with contextlib.suppress(Exception):
-        importlib.import_module("httpcore")  # the HTTP client's transport, loaded lazily
-        hooks = ("callbacks", "success_callback", "failure_callback", "input_callback")
-        if not any(getattr(litellm, name, None) for name in hooks):
-            # litellm's own offline answer (no request, no cost) loads what its first
-            # call loads lazily; skipped when the user has logging hooks it would reach.
-            litellm.completion(
-                model="openai/gpt-4o-mini",
-                messages=[{"role": "user", "content": "warm up"}],
-                mock_response="ok",
-            )
-
-
 def retry_policy(retries: int) -> dict[str, int]:
     """litellm retry counts: ``retries`` for server errors and lost connections.
 
@@ -383,9 +344,13 @@ def _complete_litellm(
 def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> tuple[ModelReply, bool]:
     """The reply, and whether it is a whole answer that may be kept (:func:`_whole`)."""
     setup_ms = 0.0
-    if "litellm" not in sys.modules:  # the first miss: litellm is imported now, not before
+    if not is_ready():  # the first miss: litellm is imported now (or its import finished)
+        ctx = current_case.get()
+        hold = None if ctx is None else ctx.hold_clock
         started = time.perf_counter()
-        warm_up(model)
+        # Neither run time nor time toward the phase's limit (hold_clock stops it).
+        with contextlib.nullcontext() if hold is None else hold():
+            warm_up(model)
         setup_ms = (time.perf_counter() - started) * 1000.0
     litellm = _litellm()
     from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread

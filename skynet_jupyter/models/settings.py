@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.model_settings import ModelSettings
+from . import import_ahead
 
 __all__ = [
     "ModelNotConfigured",
@@ -46,8 +47,17 @@ def use_session_settings(provider: Callable[[], ModelSettings] | None) -> None:
 
 
 def settings_changed() -> None:
-    """Note that a model setting may have changed (caches of the settings re-read them)."""
+    """Note that a model setting may have changed (caches of the settings re-read them).
+
+    A litellm model now configured has litellm imported ahead, in the background.
+    """
     _Configured.version += 1
+    import_ahead.schedule(_models_now)
+
+
+def _models_now() -> tuple[Any, ...]:
+    settings = current_settings()
+    return (settings.task_model, settings.metric_model, settings.reflection_model)
 
 
 def settings_version() -> int:

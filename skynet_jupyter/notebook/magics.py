@@ -28,6 +28,7 @@ from ..core.model_settings import ModelSettings
 from ..core.options import EVAL_CONCURRENCY, MAX_TIMEOUT, MIN_TIMEOUT, Kind
 from ..core.skynet_import import install_skynet_module, uninstall_skynet_module
 from ..i18n import LANGUAGES, current_lang, language, surface, t
+from ..models import import_ahead
 from ..models.settings import settings_changed, use_session_settings
 from .align_magic import ALIGN_OPTIONS, run_align
 from .cell_display import CellMark
@@ -832,6 +833,7 @@ def load(ipython: Any) -> None:
     )
     ipython.register_magics(magics)
     ipython.events.register("post_run_cell", magics._on_post_run_cell)
+    import_ahead.watch_session_cache(lambda: magics._cache_path)
     use_session_settings(magics._models)
     _loaded[ipython] = magics
 
@@ -846,6 +848,7 @@ def unload(ipython: Any) -> None:
         ipython.events.unregister("post_run_cell", magics._on_post_run_cell)
     magics._end_of_cell(None)
     use_session_settings(None)
+    import_ahead.watch_session_cache(None)
     if magics.installed_skynet:
         uninstall_skynet_module()
 

@@ -40,8 +40,11 @@ from ..core.options import (
 from ..core.report import CaseResult, CheckReport, EvalReport, build_steps
 from ..core.skynet_import import shadowing_note
 from ..i18n import language, sentences, t
+from ..models import import_ahead
 from ..models.call_cache import CallCache
+from ..models.litellm_import import price_map_fallback
 from ..models.settings import current_settings
+from .collector import spaced_collections
 from .driver import StoppedByListener
 from .one_case import CaseRunner
 from .workers import processes_instead, run_in_threads, threads_exhausted
@@ -200,6 +203,7 @@ cost.  The name is the one earlier versions gave their cache of run outputs.
 """
 
 
+@spaced_collections  # the young generation spaced out during the run (``collector``)
 def execute(
     kind: Kind,
     metric: Metric | Callable[..., Any] | str,
@@ -220,6 +224,7 @@ def execute(
     ``run`` is not called, and the run step says the outputs were replayed.
     ``run_cache`` answers the model calls made again (``llm()`` in run or metric).
     """
+    import_ahead.run_starting()  # this run decides when litellm is imported (before any load)
     started = time.perf_counter()
     with language(options.language):  # the run's language, for every sentence made below
         run = _run_function(options)
@@ -237,6 +242,7 @@ def execute(
     return report
 
 
+@spaced_collections
 def execute_cases(
     kind: Kind,
     metric: Metric | Callable[..., Any] | str,
@@ -254,6 +260,7 @@ def execute_cases(
     quality tools' passes over known outputs.
     """
     started = time.perf_counter()
+    import_ahead.run_starting()
     with language(options.language):  # the run's language, for every sentence made below
         runner, load_error = _runner(metric, _run_function(options), options)
         given = list(cases)
@@ -399,6 +406,7 @@ def _report(
     )
     if runner.run is not None:
         _note_inputs(report, plan.data_notes)
+    _note_price_map(report, runner.run is not None)
     return report
 
 
@@ -407,6 +415,18 @@ def _note_inputs(report: CheckReport, cases: Sequence[Case]) -> None:
     note = inputs_note(cases, report.lang)
     if note is not None:
         _note_on_run_step(report, note)
+
+
+def _note_price_map(report: CheckReport, run_used: bool) -> None:
+    """The first report after a litellm import slowed by an offline price-map download."""
+    step_id = RUN_FUNCTION if run_used else METRIC_RETURN_VALUE  # where the calls were made
+    if not any(step.id == step_id for step in report.steps):
+        return  # said by the next report that has that step
+    seconds = price_map_fallback()
+    if seconds is not None:
+        _note_on(
+            report, step_id, t("models.price_map_fallback", report.lang, seconds=f"{seconds:.1f}")
+        )
 
 
 def _note_on_run_step(report: CheckReport, note: str) -> None:

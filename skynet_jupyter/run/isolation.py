@@ -54,6 +54,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
+from functools import partial
 from typing import IO, Any
 
 from ..core.contract import METRIC_RETURN_VALUE, METRIC_TIME_LIMIT, RUN_FUNCTION
@@ -63,7 +64,7 @@ from ..i18n import t
 from . import warm_start
 from .driver import TICK, Batch, NotRun, OnResult, drive, failing_step, not_run_result
 from .forks import ForkGuard
-from .one_case import CaseRunner, exception_line
+from .one_case import CaseRunner, clock_held, exception_line
 from .workers import timeout_result
 
 _HEADER = struct.Struct("!Q")
@@ -215,7 +216,7 @@ class _WorkerCases:
         # The run's language, told by the parent (a context does not cross processes),
         # for the life of this process.
         language(runner.lang).__enter__()
-        warm_up(runner.models.task_model, runner.models.judge_model)
+        warm_up(*settings.get("warm", ()))  # none when the run cache will answer (no litellm)
         with open(page_path, "r+b") as page_file:
             page = mmap.mmap(page_file.fileno(), 0)
         cells = memoryview(page).cast("d")
@@ -224,6 +225,7 @@ class _WorkerCases:
         self.ctx = runner.context()
         # A provider refused every request: the parent starts no further case (as threads do).
         self.ctx.stop_run = lambda reason: replies.send("stop", reason)
+        self.ctx.hold_clock = partial(clock_held, self.watch)  # as the thread workers do
         current_case.set(self.ctx)
         self.replies = replies
 
@@ -309,7 +311,8 @@ class _Pool:
                 )
             ) from exc
         key = hashlib.blake2b(blob, digest_size=16).digest()
-        settings = {"refusal_timeout": refusal_timeout()}
+        self.models = runner.models_to_warm()  # the starter's warm-up too
+        settings = {"refusal_timeout": refusal_timeout(), "warm": warm_start.plain(self.models)}
         self.first = pickle.dumps((list(sys.path), key, blob, settings), pickle.HIGHEST_PROTOCOL)
         self.provider_stop: str | None = None  # a worker's provider refused everything: why
         descriptor, self.page_path = tempfile.mkstemp(prefix="skynet-page-")
@@ -324,7 +327,6 @@ class _Pool:
         self.buffers: dict[int, bytearray] = {}
         self.inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.slots = [_Slot(number) for number in range(slots)]
-        self.models = (runner.models.task_model, runner.models.judge_model)  # to warm up
         # The worker imports this very copy of skynet_jupyter (a source checkout too),
         # without putting site-packages ahead of the standard library.
         here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -8,13 +8,14 @@ called once per case, up to millions of times, so it avoids work it can skip.
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from copy import deepcopy
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.contract import (
     METRIC_RETURN_VALUE,
@@ -55,6 +56,24 @@ class Deadline:
     def __init__(self) -> None:
         self.deadline = float("inf")
         self.step = METRIC_TIME_LIMIT
+
+
+class HasDeadline(Protocol):
+    deadline: float
+
+
+@contextlib.contextmanager
+def clock_held(watch: HasDeadline) -> Iterator[None]:
+    """The phase's time limit stopped meanwhile: its deadline moves on by that time.
+
+    (A :class:`Deadline`, or a worker process's deadline on the page its parent reads.)
+    """
+    deadline, watch.deadline = watch.deadline, float("inf")
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        watch.deadline = deadline + (time.perf_counter() - started)
 
 
 _ATOMIC = frozenset({str, int, float, bool, type(None), bytes})
@@ -137,6 +156,22 @@ class CaseRunner:
         """A helper context for this runner's cases (a worker keeps one for many)."""
         return CaseContext(self.models, call_cache=self.call_cache)
 
+    def models_to_warm(self) -> tuple[Any, ...]:
+        """The models to warm up before the cases: none when their calls will not be made now.
+
+        A run cache that already holds replies will likely answer them (a restarted kernel
+        re-checking): then litellm is not imported for calls never made (seconds, issue 37);
+        a call the cache misses imports it then, out of the case's time
+        (``CaseContext.hold_clock``, ``ModelReply.setup_ms``).
+        """
+        models = (self.models.task_model, self.models.judge_model)
+        cache = self.call_cache
+        if all(model is None for model in models) or (
+            cache is not None and cache.reads and len(cache)
+        ):
+            return ()
+        return models
+
     def run_one(self, case: Case, watch: Deadline | None = None) -> CaseResult:
         """Run one case in its own helper context (the watched workers reuse theirs)."""
         ctx = self.context()
@@ -194,7 +229,9 @@ class CaseRunner:
             except BaseException as exc:
                 parts = {"input": case_input, "expected": expected}
                 return self._metric_raised(case, output, seen, ctx, exc, parts, started)
-            metric_ms = (time.perf_counter() - started) * 1000.0
+            judge = ctx.judge_usage  # litellm's import at a judge's first miss: not its time
+            held = 0.0 if judge is None else judge.setup_ms
+            metric_ms = (time.perf_counter() - started) * 1000.0 - held
             stage = _CHECK
             # The usual return, (float, {"feedback": str}) without named scores, is
             # read here as validate_return's own fast path reads it (the same
@@ -265,6 +302,8 @@ class CaseRunner:
         problem = _metric_raised(exc, self.metric, self.lang, given)
         trace = _user_traceback(exc)
         metric_ms = (time.perf_counter() - started) * 1000.0
+        if ctx.judge_usage is not None:  # as in score_case
+            metric_ms = max(metric_ms - ctx.judge_usage.setup_ms, 0.0)
         failed = self._failed(
             case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
         )

@@ -50,7 +50,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any, Protocol
 
-__all__ = ["AVAILABLE", "WarmWorker", "WorkerProcess", "serve", "start_worker"]
+__all__ = ["AVAILABLE", "WarmWorker", "WorkerProcess", "plain", "serve", "start_worker"]
 
 AVAILABLE = os.name == "posix" and hasattr(os, "fork") and hasattr(socket, "send_fds")
 _HEADER = struct.Struct("!Q")
@@ -526,13 +526,13 @@ def start_worker(command: list[str], argv: list[str], models: Sequence[Any]) -> 
         starter = _STARTERS.get(command)
         if starter is None:
             return None
-        worker = starter.start(argv, list(sys.path), _plain(models))
+        worker = starter.start(argv, list(sys.path), plain(models))
         if worker is not None or starter.alive:
             return worker
     return None
 
 
-def _plain(models: Sequence[Any]) -> list[Any]:
+def plain(models: Sequence[Any]) -> list[Any]:
     """The models the starter can be sent (names, dicts) for its warm-up."""
     plain = [m for m in models if isinstance(m, str | dict)]
     try:

@@ -25,6 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
+from functools import partial
 
 from ..core.contract import METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import NO_OUTPUT, Case
@@ -34,7 +35,7 @@ from ..i18n import t
 from ..models.case_context import current_case as _current
 from .driver import TICK, Batch, NotRun, OnResult, drive
 from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
-from .one_case import Abandoned, CaseRunner, Deadline, stops_the_run
+from .one_case import Abandoned, CaseRunner, Deadline, clock_held, stops_the_run
 
 _NEVER = math.inf
 MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
@@ -188,6 +189,7 @@ class _Job:
         score_case = runner.score_case
         ctx = runner.context()
         ctx.stop_run = self.stop_for_provider
+        ctx.hold_clock = partial(clock_held, watch)  # litellm's import at a miss: not its time
         token = _current.set(ctx)
         todo = self.todo
         publish = self.finished.append
@@ -323,23 +325,12 @@ def run_in_threads(
 
 
 def _warm_up_models(runner: CaseRunner) -> None:
-    """Import litellm before the cases, when their calls will likely be made now.
+    """Import litellm before the cases, when their calls will likely be made now."""
+    models = runner.models_to_warm()
+    if models:
+        from ..models.llm import warm_up
 
-    A run cache that already holds replies will likely answer them (a restarted kernel
-    re-checking): then litellm is not imported for calls never made (seconds, issue 37),
-    and a call the cache misses imports it then, the import left out of its case's run
-    time (``ModelReply.setup_ms``).
-    """
-    models = (runner.models.task_model, runner.models.judge_model)
-    if all(model is None for model in models):  # no model: the llm client is not needed
-        return
-    cache = runner.call_cache
-    if cache is not None and cache.reads and len(cache):
-        return
-    from ..models.llm import warm_up
-
-    # A litellm model's first call imports litellm (seconds): do it before timing.
-    warm_up(*models)
+        warm_up(*models)  # a litellm model's first call imports litellm (seconds): not timed
 
 
 # Why the cases after a configuration stop were not run: a key problem says so.

@@ -87,3 +87,43 @@ def test_a_miss_after_a_restart_imports_litellm_without_counting_it_as_run_time(
     # The import is most of the check's time; the new case's own call to the loopback server
     # is not, and its run time leaves the import out (a ratio: no clock bound).
     assert later["run_ms"][1] < later["elapsed_ms"] / 3, later
+
+
+HELD = """
+import json, sys
+import skynet_jupyter as sj
+from skynet_jupyter.core.model_settings import ModelSettings
+from skynet_jupyter.helper.skynet import llm
+
+def score(input, output, expected=None):
+    verdict = llm("Say billing.", output)
+    return float(verdict == "billing"), {"feedback": "Judged."}
+
+model = {"model": "openai/gpt-4o-mini", "api_base": sys.argv[1], "api_key": "sk-test-0000"}
+cache = sj.RunCache(path=sys.argv[2])
+report = sj.evaluate(score, [{"out": "x", "label": "billing"}], output_column="out",
+                     models=ModelSettings(metric_model=model), run_cache=cache, timeout=1,
+                     concurrency=1)
+case = report.cases[0]
+print(json.dumps({"litellm": "litellm" in sys.modules, "error": case.error,
+                  "score": case.score, "metric_ms": case.metric_ms}))
+"""
+
+
+def test_litellms_import_at_a_judges_miss_is_not_held_against_its_time_limit(server, tmp_path):
+    """A cache holding replies: no import before the cases; the judge's miss imports litellm
+    inside ``score`` (seconds, against a 1 s limit), and the limit's clock stops meanwhile."""
+    cache = tmp_path / "runs.sqlite"
+    assert check(server, cache, ["another request"])["cached"] == [False]  # the cache fills
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    done = subprocess.run(
+        [sys.executable, "-c", HELD, server.base_url, str(cache)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["error"] is None, said
+    assert said["score"] == 1.0 and said["litellm"] is True

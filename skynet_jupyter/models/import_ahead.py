@@ -1,0 +1,213 @@
+"""litellm imported ahead of the first model call, in the background (issue 37).
+
+``import litellm`` takes seconds (3.5-6 s on two cores, 14-20 s on a busy
+machine).  Once a litellm model is configured (``configure()``, ``%config
+SkynetMagics.*_model``, the ``SKYNET_*_MODEL`` variables at ``%load_ext``,
+``skynet-check``'s model options), the user usually writes a metric before the
+first check: the import can happen meanwhile, on a daemon thread, so that check
+does not wait for it.  A check that starts while the import is under way waits
+only for the rest of it (Python's import lock: never a second import).
+
+It starts :data:`PAUSE_S` after the setting, unless by then:
+
+- no configured model is a litellm model (a callable, or none), litellm is not
+  installed, or it is imported already;
+- a run started (:func:`run_starting`): that run decides for itself, importing
+  litellm before its cases when their calls will be made, at the first call the
+  run cache cannot answer otherwise;
+- the run cache already holds replies (a restarted kernel re-checking is
+  answered from it: no seconds of CPU for calls never made);
+- ``SKYNET_IMPORT_AHEAD=0`` is set.
+
+A cell run during the import shares the interpreter with it (the import holds
+the GIL most of the time): ``benchmarks/bench_import_ahead.py`` measures a small
+cell then, and the first check after a pause.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import sqlite3
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "PAUSE_S",
+    "enabled",
+    "litellm_models",
+    "run_starting",
+    "schedule",
+    "start_now",
+    "status",
+    "wait",
+    "watch_session_cache",
+]
+
+PAUSE_S = 1.0  # after a setting: "Run All" reaches the check before this, a person does not
+_OFF = {"0", "false", "no", "off"}
+
+
+class _Ahead:
+    lock = threading.Lock()
+    timer: threading.Timer | None = None
+    thread: threading.Thread | None = None  # the import under way, or done
+    status = "idle"
+    session_cache: Callable[[], Path | None] | None = None
+    done = threading.Event()
+
+
+def enabled() -> bool:
+    """False when ``SKYNET_IMPORT_AHEAD`` says no (``0``, ``false``, ``no``, ``off``)."""
+    return os.environ.get("SKYNET_IMPORT_AHEAD", "1").strip().lower() not in _OFF
+
+
+def litellm_models(models: Iterable[Any]) -> list[Any]:
+    """The litellm models among ``models``: model strings and dicts of litellm arguments."""
+    return [model for model in models if isinstance(model, str | Mapping)]
+
+
+def watch_session_cache(path: Callable[[], Path | None] | None) -> None:
+    """Let the notebook session say where its run cache file is (None: no session)."""
+    _Ahead.session_cache = path
+
+
+def schedule(models_now: Callable[[], Iterable[Any]], *, pause: float = PAUSE_S) -> None:
+    """A model setting changed: import litellm in ``pause`` seconds if it will be useful.
+
+    ``models_now`` gives the configured models: read now, and again after the pause.
+    """
+    if not enabled() or "litellm" in sys.modules:
+        return
+    if not litellm_models(models_now()):
+        return
+    with _Ahead.lock:
+        if _Ahead.thread is not None:  # under way, or done
+            return
+        if _Ahead.timer is not None:
+            _Ahead.timer.cancel()
+        timer = threading.Timer(pause, _after_pause, args=(models_now,))
+        timer.name = "skynet-import-ahead"
+        timer.daemon = True  # never keeps a script or a kernel from ending
+        _Ahead.timer = timer
+        _Ahead.status = "waiting"
+        _Ahead.done.clear()
+    timer.start()
+
+
+def start_now(models: Iterable[Any], cache_path: Path | None = None) -> bool:
+    """Start the import now if ``models`` has a litellm model (``skynet-check``); started?
+
+    Not when the run cache at ``cache_path`` already holds replies.
+    """
+    chosen = litellm_models(models)
+    if not enabled() or "litellm" in sys.modules or not chosen:
+        return False
+    with _Ahead.lock:
+        if _Ahead.thread is not None:
+            return False
+        _cancel_timer()
+        thread = threading.Thread(
+            target=_import_unless_cached, args=(chosen, cache_path), daemon=True
+        )
+        thread.name = "skynet-import-ahead"
+        _Ahead.thread = thread
+        _Ahead.status = "starting"
+        _Ahead.done.clear()
+    thread.start()
+    return True
+
+
+def run_starting() -> None:
+    """A run starts: an import still waiting for its pause is called off (the run decides)."""
+    if _Ahead.timer is None:  # the usual case, without a lock
+        return
+    with _Ahead.lock:
+        if _cancel_timer():
+            _finish("skipped: a run started first")
+
+
+def status() -> str:
+    """What the import ahead did: idle, waiting, importing, imported, or skipped: why."""
+    return _Ahead.status
+
+
+def wait(timeout: float | None = None) -> bool:
+    """Wait until nothing is waiting or under way (tests, benchmarks); whether it ended."""
+    if _Ahead.status == "idle":
+        return True
+    return _Ahead.done.wait(timeout)
+
+
+def _cancel_timer() -> bool:
+    timer, _Ahead.timer = _Ahead.timer, None
+    if timer is None:
+        return False
+    timer.cancel()
+    return True
+
+
+def _finish(status: str) -> None:
+    _Ahead.status = status
+    _Ahead.done.set()
+
+
+def _after_pause(models_now: Callable[[], Iterable[Any]]) -> None:
+    with _Ahead.lock:
+        if _Ahead.timer is None or _Ahead.timer is not threading.current_thread():
+            return  # called off, or replaced by a later setting
+        _Ahead.timer = None
+        _Ahead.thread = threading.current_thread()
+    session = _Ahead.session_cache
+    _import_unless_cached(litellm_models(models_now()), session() if session else None)
+
+
+def _import_unless_cached(models: list[Any], cache_path: Path | None) -> None:
+    try:
+        why_not = _why_not(models, cache_path)
+        if why_not is not None:
+            _finish(f"skipped: {why_not}")
+            return
+        from .litellm_import import warm_up
+
+        _Ahead.status = "importing"
+        started = time.perf_counter()
+        warm_up(*models)
+        seconds = time.perf_counter() - started
+        _finish(f"imported in {seconds:.1f} s" if "litellm" in sys.modules else "skipped: failed")
+    except BaseException as problem:  # a daemon thread: nothing may escape to stderr
+        _finish(f"skipped: {type(problem).__name__}")
+    finally:
+        with _Ahead.lock:
+            if _Ahead.thread is threading.current_thread():
+                _Ahead.thread = None  # a later setting may try again (litellm imported: no need)
+
+
+def _why_not(models: list[Any], cache_path: Path | None) -> str | None:
+    if not models:
+        return "no litellm model"
+    if "litellm" in sys.modules:
+        return "already imported"
+    if importlib.util.find_spec("litellm") is None:
+        return "litellm is not installed"
+    if _holds_replies(cache_path):
+        return "the run cache holds replies"
+    return None
+
+
+def _holds_replies(path: Path | None) -> bool:
+    """Whether the run cache file at ``path`` holds a reply (read-only, never waits)."""
+    if path is None or not path.is_file():
+        return False
+    from .call_store import TABLE
+
+    with contextlib.suppress(sqlite3.Error, OSError, ValueError):
+        uri = f"{path.resolve().as_uri()}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0.2)) as db:
+            return db.execute(f"SELECT 1 FROM {TABLE} LIMIT 1").fetchone() is not None
+    return False
