@@ -12,12 +12,12 @@ It starts :data:`PAUSE_S` after the setting, unless by then:
 
 - no configured model is a litellm model (a callable, or none), litellm is not
   installed, or it is imported already;
-- a run started (:func:`run_starting`): that run decides for itself, importing
-  litellm before its cases when their calls will be made, at the first call the
-  run cache cannot answer otherwise;
+- a run started, or is under way in another thread (:func:`run_decides`): the
+  run decides for itself, importing litellm before its cases when their calls
+  will be made, at the first call the run cache cannot answer otherwise;
 - the run cache already holds replies (a restarted kernel re-checking is
   answered from it: no seconds of CPU for calls never made);
-- ``SKYNET_IMPORT_AHEAD=0`` is set.
+- ``SKYNET_IMPORT_AHEAD=0`` is set (read at the setting and again after the pause).
 
 A cell run during the import shares the interpreter with it (the import holds
 the GIL most of the time): ``benchmarks/bench_import_ahead.py`` measures a small
@@ -27,6 +27,7 @@ cell then, and the first check after a pause.
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import os
 import sqlite3
@@ -35,12 +36,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 __all__ = [
     "PAUSE_S",
     "enabled",
     "litellm_models",
+    "run_decides",
     "run_starting",
     "schedule",
     "start_now",
@@ -48,6 +50,9 @@ __all__ = [
     "wait",
     "watch_session_cache",
 ]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 PAUSE_S = 1.0  # after a setting: "Run All" reaches the check before this, a person does not
 _OFF = {"0", "false", "no", "off"}
@@ -59,6 +64,7 @@ class _Ahead:
     thread: threading.Thread | None = None  # the import under way, or done
     status = "idle"
     session_cache: Callable[[], Path | None] | None = None
+    runs = 0  # runs under way (any thread): nothing is imported ahead meanwhile
     done = threading.Event()
 
 
@@ -87,7 +93,7 @@ def schedule(models_now: Callable[[], Iterable[Any]], *, pause: float = PAUSE_S)
     if not litellm_models(models_now()):
         return
     with _Ahead.lock:
-        if _Ahead.thread is not None:  # under way, or done
+        if _Ahead.thread is not None or _Ahead.runs:  # under way, done, or a run decides
             return
         if _Ahead.timer is not None:
             _Ahead.timer.cancel()
@@ -132,6 +138,27 @@ def run_starting() -> None:
             _finish("skipped: a run started first")
 
 
+def run_decides(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function`` is a run: nothing is imported ahead from its start to its end.
+
+    A pause under way is called off when it starts, and a setting made meanwhile (another
+    thread) schedules nothing: the run imports litellm itself when its calls need it.
+    """
+
+    @functools.wraps(function)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        run_starting()
+        with _Ahead.lock:
+            _Ahead.runs += 1
+        try:
+            return function(*args, **kwargs)
+        finally:
+            with _Ahead.lock:
+                _Ahead.runs -= 1
+
+    return run
+
+
 def status() -> str:
     """What the import ahead did: idle, waiting, importing, imported, or skipped: why."""
     return _Ahead.status
@@ -162,6 +189,9 @@ def _after_pause(models_now: Callable[[], Iterable[Any]]) -> None:
         if _Ahead.timer is None or _Ahead.timer is not threading.current_thread():
             return  # called off, or replaced by a later setting
         _Ahead.timer = None
+        if _Ahead.runs:  # a run started in another thread meanwhile: it decides
+            _finish("skipped: a run started first")
+            return
         _Ahead.thread = threading.current_thread()
     session = _Ahead.session_cache
     _import_unless_cached(litellm_models(models_now()), session() if session else None)
@@ -189,6 +219,8 @@ def _import_unless_cached(models: list[Any], cache_path: Path | None) -> None:
 
 
 def _why_not(models: list[Any], cache_path: Path | None) -> str | None:
+    if not enabled():  # turned off during the pause
+        return "turned off (SKYNET_IMPORT_AHEAD)"
     if not models:
         return "no litellm model"
     if "litellm" in sys.modules:

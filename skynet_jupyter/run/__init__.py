@@ -14,5 +14,4 @@ Modules::
     forks.py      a worker's copy made by os.fork in a case: stopped, the case named
     lifeline.py   helper processes end with their parent, and their process group too
     executors.py  cases on any executor: process pools, Dask
-    collector.py  the garbage collector's young generation spaced out during a run
 """

@@ -44,7 +44,6 @@ from ..models import import_ahead
 from ..models.call_cache import CallCache
 from ..models.litellm_import import price_map_fallback
 from ..models.settings import current_settings
-from .collector import spaced_collections
 from .driver import StoppedByListener
 from .one_case import CaseRunner
 from .workers import processes_instead, run_in_threads, threads_exhausted
@@ -203,7 +202,7 @@ cost.  The name is the one earlier versions gave their cache of run outputs.
 """
 
 
-@spaced_collections  # the young generation spaced out during the run (``collector``)
+@import_ahead.run_decides  # no litellm imported ahead while it runs
 def execute(
     kind: Kind,
     metric: Metric | Callable[..., Any] | str,
@@ -224,7 +223,6 @@ def execute(
     ``run`` is not called, and the run step says the outputs were replayed.
     ``run_cache`` answers the model calls made again (``llm()`` in run or metric).
     """
-    import_ahead.run_starting()  # this run decides when litellm is imported (before any load)
     started = time.perf_counter()
     with language(options.language):  # the run's language, for every sentence made below
         run = _run_function(options)
@@ -242,7 +240,7 @@ def execute(
     return report
 
 
-@spaced_collections
+@import_ahead.run_decides
 def execute_cases(
     kind: Kind,
     metric: Metric | Callable[..., Any] | str,
@@ -260,7 +258,6 @@ def execute_cases(
     quality tools' passes over known outputs.
     """
     started = time.perf_counter()
-    import_ahead.run_starting()
     with language(options.language):  # the run's language, for every sentence made below
         runner, load_error = _runner(metric, _run_function(options), options)
         given = list(cases)

@@ -266,3 +266,41 @@ def test_the_cache_reader_agrees_with_the_store_on_any_contents(tmp_path_factory
     other = folder / "other.sqlite"
     other.write_bytes(damaged)  # a file that is no cache: never "holds replies"
     assert import_ahead._holds_replies(other) is False
+
+
+def test_turned_off_during_the_pause_it_does_not_start(server):
+    said = scenario(
+        server,
+        """
+        import os
+        sj.configure(task_model=MODEL)
+        os.environ["SKYNET_IMPORT_AHEAD"] = "0"  # while it waits
+        import_ahead.wait(60)
+        said()
+        """,
+    )
+    assert said == {"litellm": False, "status": "skipped: turned off (SKYNET_IMPORT_AHEAD)"}
+
+
+def test_a_model_set_from_another_thread_during_a_run_imports_nothing_meanwhile(server):
+    said = scenario(
+        server,
+        """
+        import threading
+
+        seen = []
+
+        def score(input, output, expected=None):
+            if input["text"] == "Ticket 0":  # another thread sets a model, mid-run
+                threading.Thread(target=sj.configure, kwargs={"task_model": MODEL}).start()
+            time.sleep(0.05)
+            seen.append("litellm" in sys.modules)
+            return 1.0, {"feedback": "ok"}
+
+        rows = [{"text": f"Ticket {n}", "label": "billing"} for n in range(40)]
+        report = sj.evaluate(score, rows, output_column="label", concurrency=1)
+        said(passed=report.passed, imported_during=any(seen))
+        """,
+    )
+    assert said["passed"] and said["imported_during"] is False
+    assert said["status"] == "idle" and said["litellm"] is False
