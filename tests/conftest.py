@@ -16,9 +16,15 @@ if TYPE_CHECKING:
     from IPython.core.interactiveshell import InteractiveShell
 
 # litellm (imported by dspy too) otherwise fetches its price map over the network at
-# import, retrying for half a minute on a machine without one; the package does the
-# same for its own litellm import.  Inherited by the kernels and subprocesses tests start.
+# import, retrying for half a minute on a machine without one (the package never sets it:
+# tests/models/test_price_map_notice.py).  Inherited by the kernels and subprocesses tests
+# start.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# No litellm imported in the background a second after a test configures a model: at a
+# moment no test chose, in this process and every kernel a test starts.  The import ahead
+# is tested where it is asked for (tests/models/test_import_ahead.py sets its own
+# environment, without this).
+os.environ.setdefault("SKYNET_IMPORT_AHEAD", "0")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "skynet_jupyter" / "examples"

@@ -216,7 +216,7 @@ class _WorkerCases:
         # The run's language, told by the parent (a context does not cross processes),
         # for the life of this process.
         language(runner.lang).__enter__()
-        warm_up(*settings.get("warm", ()))  # none when the run cache will answer (no litellm)
+        warm_up(*settings.get("warm", ()))  # forked from a warm starter: nothing left to do
         with open(page_path, "r+b") as page_file:
             page = mmap.mmap(page_file.fileno(), 0)
         cells = memoryview(page).cast("d")
@@ -311,8 +311,13 @@ class _Pool:
                 )
             ) from exc
         key = hashlib.blake2b(blob, digest_size=16).digest()
-        self.models = runner.models_to_warm()  # the starter's warm-up too
-        settings = {"refusal_timeout": refusal_timeout(), "warm": warm_start.plain(self.models)}
+        # The starter warms up whenever the run has a litellm model: it lives as long as the
+        # kernel, so that one import serves every later run (a cache that holds replies may
+        # still miss, and then each cold worker would import litellm for itself).  A fresh
+        # interpreter, where there is no starter, warms up only when calls will be made.
+        self.models = (runner.models.task_model, runner.models.judge_model)
+        warm = warm_start.plain(runner.models_to_warm())
+        settings = {"refusal_timeout": refusal_timeout(), "warm": warm}
         self.first = pickle.dumps((list(sys.path), key, blob, settings), pickle.HIGHEST_PROTOCOL)
         self.provider_stop: str | None = None  # a worker's provider refused everything: why
         descriptor, self.page_path = tempfile.mkstemp(prefix="skynet-page-")

@@ -110,6 +110,7 @@ def test_a_second_run_reuses_the_starter() -> None:
 
 def test_a_starter_that_died_is_started_again() -> None:
     ((starter, _),) = run_where(many(1), output_column="out")
+    assert starter != os.getpid(), "the worker was not forked by a starter"  # never kill us
     os.kill(starter, signal.SIGKILL)
     assert gone_within((starter,), 5) == []
     ((again, _),) = run_where(many(1), output_column="out")
