@@ -34,14 +34,15 @@ import sqlite3
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
+
+from .litellm_import import litellm_models, warm_up
 
 __all__ = [
     "PAUSE_S",
     "enabled",
-    "litellm_models",
     "run_decides",
     "run_starting",
     "schedule",
@@ -71,11 +72,6 @@ class _Ahead:
 def enabled() -> bool:
     """False when ``SKYNET_IMPORT_AHEAD`` says no (``0``, ``false``, ``no``, ``off``)."""
     return os.environ.get("SKYNET_IMPORT_AHEAD", "1").strip().lower() not in _OFF
-
-
-def litellm_models(models: Iterable[Any]) -> list[Any]:
-    """The litellm models among ``models``: model strings and dicts of litellm arguments."""
-    return [model for model in models if isinstance(model, str | Mapping)]
 
 
 def watch_session_cache(path: Callable[[], Path | None] | None) -> None:
@@ -203,8 +199,6 @@ def _import_unless_cached(models: list[Any], cache_path: Path | None) -> None:
         if why_not is not None:
             _finish(f"skipped: {why_not}")
             return
-        from .litellm_import import warm_up
-
         _Ahead.status = "importing"
         started = time.perf_counter()
         warm_up(*models)

@@ -29,16 +29,16 @@ import importlib
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-__all__ = ["imported_litellm", "is_ready", "price_map_fallback", "warm_up"]
+__all__ = ["imported_litellm", "is_ready", "litellm_models", "price_map_fallback", "warm_up"]
 
 
 class _State:
     warming = threading.Lock()  # held by whoever warms up; the others wait for it
     ready = False  # imported and warmed up, in this process
-    broken: ImportError | None = None  # litellm failed to load once: said again, not retried
+    broken: str | None = None  # why litellm failed to load once: said again, not retried
     fallback_s: float | None = None  # the import that fell back to the bundled price map
     told = False
 
@@ -46,7 +46,7 @@ class _State:
 def imported_litellm() -> Any:
     """litellm, imported now if it is not yet (waiting for an import under way)."""
     if _State.broken is not None:  # tried once: seconds per call to fail the same way
-        raise _State.broken
+        raise ImportError(_State.broken)  # a new one each time: no traceback piling up
     fresh = "litellm" not in sys.modules
     started = time.perf_counter()
     try:
@@ -58,23 +58,28 @@ def imported_litellm() -> Any:
                 "(or use a callable model, such as skynet_jupyter.StandInModel, offline)."
             ) from None
         _State.broken = _not_importable(problem)
-        raise _State.broken from problem
+        raise ImportError(_State.broken) from problem
     except Exception as problem:  # litellm's own code failed while it loaded
         _State.broken = _not_importable(problem)
-        raise _State.broken from problem
+        raise ImportError(_State.broken) from problem
     if fresh:
         _note_price_map(time.perf_counter() - started)
     litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints in notebooks
     return litellm
 
 
-def _not_importable(problem: BaseException) -> ImportError:
+def _not_importable(problem: BaseException) -> str:
     missing = getattr(problem, "name", None) if isinstance(problem, ImportError) else None
     what = f"it needs {missing!r}, which is missing" if missing else repr(problem)
-    return ImportError(
+    return (
         f"litellm is installed but could not be imported ({what}). Reinstall it with what it "
         "needs: pip install --force-reinstall 'skynet-jupyter[llm]'."
     )
+
+
+def litellm_models(models: Iterable[Any]) -> list[Any]:
+    """The litellm models among ``models``: model strings and dicts of litellm arguments."""
+    return [model for model in models if isinstance(model, str | Mapping)]
 
 
 def is_ready() -> bool:
@@ -89,7 +94,7 @@ def warm_up(*models: Any) -> None:
     neither toward the first case's run time nor toward the metric time limit.
     A second caller (another thread) waits for the first one's work to end.
     """
-    if _State.ready or not any(isinstance(m, str | Mapping) for m in models):
+    if _State.ready or not litellm_models(models):
         return
     with _State.warming:
         if _State.ready:

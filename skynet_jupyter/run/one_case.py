@@ -302,8 +302,8 @@ class CaseRunner:
         problem = _metric_raised(exc, self.metric, self.lang, given)
         trace = _user_traceback(exc)
         metric_ms = (time.perf_counter() - started) * 1000.0
-        if ctx.judge_usage is not None:  # as in score_case
-            metric_ms = max(metric_ms - ctx.judge_usage.setup_ms, 0.0)
+        judge = ctx.judge_usage  # as in score_case
+        metric_ms -= 0.0 if judge is None else judge.setup_ms
         failed = self._failed(
             case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
         )

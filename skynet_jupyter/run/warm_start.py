@@ -533,8 +533,10 @@ def start_worker(command: list[str], argv: list[str], models: Sequence[Any]) -> 
 
 
 def plain(models: Sequence[Any]) -> list[Any]:
-    """The models the starter can be sent (names, dicts) for its warm-up."""
-    plain = [m for m in models if isinstance(m, str | dict)]
+    """The litellm models the starter can be sent (pickled) for its warm-up."""
+    from ..models.litellm_import import litellm_models
+
+    plain = litellm_models(models)
     try:
         pickle.dumps(plain)
     except Exception:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from skynet_jupyter.models import import_ahead
 from skynet_jupyter.models.call_store import CallStore
+from skynet_jupyter.models.litellm_import import litellm_models
 from tests.fresh_python import last_json
 from tests.openai_server import OpenAIServer
 
@@ -231,7 +232,7 @@ def test_litellm_models_are_strings_and_dicts_only():
     def model(instructions, input):
         return "x"
 
-    chosen = import_ahead.litellm_models(["openai/x", {"model": "openai/y"}, None, model, 3])
+    chosen = litellm_models(["openai/x", {"model": "openai/y"}, None, model, 3])
     assert chosen == ["openai/x", {"model": "openai/y"}]
 
 
