@@ -151,9 +151,36 @@ class Step:
         return self.status != FAILED
 
 
+# Why a run started no further case: the kinds of :class:`RunStop`.
+MODEL_KEY = "model_key"  # a model's API key missing, or refused by its provider (401, 403)
+NO_MODEL = "no_model"  # llm() called with no model configured for its role
+PROVIDER_REFUSED = "provider_refused"  # a provider refused every request (HTTP 429) too long
+
+
+@dataclass(frozen=True, slots=True)
+class RunStop:
+    """Why a run started no further case: a configuration problem every case would meet.
+
+    ``kind`` is :data:`MODEL_KEY`, :data:`NO_MODEL` or :data:`PROVIDER_REFUSED`;
+    ``case`` the index of the case that found it (None when no one case did: a
+    provider that refused every request); ``sentence`` says what is wrong and how
+    to fix it, in the run's language.  The cases that were not run say "Not run"
+    and name ``case``.  Every tool report carries one as ``stop`` (None: it ran to
+    its end): a tool that meets it stops too, and says ``sentence`` first.
+    """
+
+    kind: str
+    case: int | None
+    sentence: str
+
+
 @dataclass(slots=True)
 class CheckReport(ShowsItself):
-    """The result of the 3-case contract check (``check``)."""
+    """The result of the 3-case contract check (``check``).
+
+    ``stop`` is set when the run stopped before its last case for a configuration
+    problem (:class:`RunStop`: a model's key, no model, a provider refusing everything).
+    """
 
     steps: list[Step]
     cases: list[CaseResult]
@@ -164,6 +191,7 @@ class CheckReport(ShowsItself):
     total_cases: int = 0
     elapsed_s: float = 0.0
     kind: str = "check"
+    stop: RunStop | None = None
     # Means and rankings, kept while the cases stay the same (views ask for them often).
     _memo: dict[tuple[str, int], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -285,6 +313,13 @@ class CheckReport(ShowsItself):
             "lang": self.lang,
             "mean_score": self.mean_score,
             "mean_scores": self.mean_scores,
+            "stop": None
+            if self.stop is None
+            else {
+                "kind": self.stop.kind,
+                "case": self.stop.case,
+                "sentence": redact(self.stop.sentence),
+            },
             "steps": [
                 {
                     "id": s.id,
@@ -492,11 +527,15 @@ __all__ = [
     "ADVICE",
     "FAILED",
     "FEEDBACK_ADVICE",
+    "MODEL_KEY",
+    "NO_MODEL",
     "PASSED",
+    "PROVIDER_REFUSED",
     "SKIPPED",
     "CaseResult",
     "CheckReport",
     "EvalReport",
+    "RunStop",
     "SameErrors",
     "Step",
     "build_steps",

@@ -20,6 +20,7 @@ from ..core.observation import NOT_MEASURED, Observation
 
 if TYPE_CHECKING:
     from .call_cache import CallCache
+    from .first_contact import FirstContact
 
 __all__ = [
     "METRIC",
@@ -124,6 +125,7 @@ class CaseContext:
 
     __slots__ = (
         "call_cache",
+        "first_contact",
         "hold_clock",
         "judge_usage",
         "models",
@@ -144,6 +146,8 @@ class CaseContext:
         # Set by the run's workers: with hold_clock(): ... stops the phase's time limit
         # meanwhile (litellm's one-time import at a call the cache could not answer).
         self.hold_clock: Callable[[], AbstractContextManager[None]] | None = None
+        # Set by the engine for a run: a model's key is tried once (``first_contact``).
+        self.first_contact: FirstContact | None = None
         self.start(phase)
 
     def start(self, phase: str = RUN) -> None:

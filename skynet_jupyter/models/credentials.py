@@ -114,6 +114,9 @@ class ModelKeyProblem(ModelNotConfigured, ModelCallError):
     ) -> None:
         self.model, self.variable, self.status, self.said = model, variable, status, said
         self.role = "task"
+        # Whether a request with this key left and was refused (False: the key is missing,
+        # or an earlier call of the run found it refused and it was not sent again).
+        self.sent = status is not None
         # ModelCallError's fields, for code that reads them.
         self.kind = "MissingKey" if status is None else "AuthenticationError"
         self.provider_message, self.status_code, self.retries = said, status, 0
@@ -128,14 +131,14 @@ class ModelKeyProblem(ModelNotConfigured, ModelCallError):
         return t("model.key_rejected", lang, **fields)
 
     def __reduce__(self) -> tuple[Any, ...]:  # crosses to and from worker processes whole
-        return _rebuilt, (self.model, self.variable, self.status, self.said, self.role)
+        return _rebuilt, (self.model, self.variable, self.status, self.said, self.role, self.sent)
 
 
 def _rebuilt(
-    model: str, variable: str, status: int | None, said: str, role: str
+    model: str, variable: str, status: int | None, said: str, role: str, sent: bool = True
 ) -> ModelKeyProblem:
     problem = ModelKeyProblem(model, variable, status, said)
-    problem.role = role
+    problem.role, problem.sent = role, sent and status is not None
     return problem
 
 
@@ -157,4 +160,6 @@ def key_problem(
     if not refused:
         return ModelKeyProblem(model_name, variable)
     code = status if isinstance(status, int) else 401
-    return ModelKeyProblem(model_name, variable, code, said[:_SAID_AT_MOST])
+    problem = ModelKeyProblem(model_name, variable, code, said[:_SAID_AT_MOST])
+    problem.sent = not getattr(error, "not_sent", False)  # models.first_contact.RefusedBefore
+    return problem

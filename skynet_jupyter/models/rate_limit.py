@@ -822,6 +822,9 @@ def abandon(thread_id: int | None) -> None:
     call = _calls.get(thread_id) if thread_id is not None else None
     if call is not None:
         call.limiter.give_back(call)
+    from .first_contact import release_thread
+
+    release_thread(thread_id)  # a first call it made no longer holds the others back
 
 
 # --- one call -----------------------------------------------------------------------------
@@ -851,7 +854,25 @@ class Sent:
 
 def send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
     """Make ``request()`` (one ``litellm.completion`` with the arguments ``call``)
-    through its endpoint's limiter, retrying 429s; raises :class:`CallFailed`."""
+    through its endpoint's limiter, retrying 429s; raises :class:`CallFailed`.
+
+    In a run, a key is tried once (``first_contact``): the first call with it goes
+    alone, and once refused it is not sent again (a :class:`CallFailed` whose error is
+    the refusal, marked not sent).
+    """
+    context = current_case.get()
+    contact = None if context is None else context.first_contact
+    if contact is None:
+        return _send(call, request)
+    from .first_contact import RefusedBefore
+
+    try:
+        return contact.send(call, endpoint_key(call), lambda: _send(call, request))
+    except RefusedBefore as before:
+        raise CallFailed(before, 0) from None
+
+
+def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
     limiter = limiter_for(*endpoint_key(call))
     began = time.monotonic()
     retries = 0

@@ -15,6 +15,7 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from copy import deepcopy
 from dataclasses import dataclass, replace
 from typing import Any, Unpack
@@ -37,14 +38,15 @@ from ..core.options import (
     Limits,
     RunOptions,
 )
-from ..core.report import CaseResult, CheckReport, EvalReport, build_steps
+from ..core.report import CaseResult, CheckReport, EvalReport, RunStop, build_steps
 from ..core.skynet_import import shadowing_note
 from ..i18n import language, sentences, t
 from ..models import import_ahead
 from ..models.call_cache import CallCache
+from ..models.first_contact import FirstContact
 from ..models.litellm_import import price_map_fallback
 from ..models.settings import current_settings
-from .driver import StoppedByListener
+from .driver import Driven, StoppedByListener, StoppedEarly
 from .one_case import CaseRunner
 from .workers import processes_instead, run_in_threads, threads_exhausted
 
@@ -123,8 +125,7 @@ def run_case(
     runner = CaseRunner(
         load_metric(metric), run, artifact, limits or Limits(), lang, models or current_settings()
     )
-    results, _ = run_in_threads(runner, [case], concurrency=1, on_result=None)
-    return results[0]
+    return run_in_threads(runner, [case], concurrency=1, on_result=None).results[0]
 
 
 # --- the public entry points ---------------------------------------------------
@@ -291,15 +292,23 @@ def _run_cases(
         return _unloaded(plan, load_error)
     if plan.run_cache is not None:
         runner = replace(runner, call_cache=plan.run_cache)
-    stopped: StoppedByListener | None = None
+    contact = _first_contact(runner, plan.options)
+    if contact is not None:
+        runner = replace(runner, first_contact=contact)
+    stopped: StoppedEarly | None = None
     moved = False  # to processes: this kernel keeps no more blocked threads
+    stop: RunStop | None = None
     try:
-        results, interrupted, moved = _run_on_backend(plan, runner, _listener(plan))
-    except StoppedByListener as stop:
-        stopped = stop
-        results, interrupted = stop.results, True
+        (results, interrupted, stop), moved = _run_on_backend(plan, runner, _listener(plan))
+    except StoppedEarly as early:  # a listener or the backend failed: nothing finished is lost
+        stopped = early
+        results, interrupted = early.results, True
+    finally:
+        if contact is not None:
+            contact.close()
     results = _account(plan.chosen, results, interrupted, plan.options.language)
     report = _report(plan, runner, results, interrupted)
+    report.stop = stop
     if moved and (said := processes_instead()) is not None:
         _note_on(report, METRIC_TIME_LIMIT, said)
     _note_shadowing(report)
@@ -309,11 +318,23 @@ def _run_cases(
     if advice is not None:
         report.steps.append(advice)
     if stopped is not None:
-        _attach(stopped.error, report)
+        _attach(stopped, report)
         raise stopped.error
     if plan.on_event is not None:
         _tell(plan.on_event, Finished(report), report)
     return report
+
+
+def _first_contact(runner: CaseRunner, options: RunOptions) -> FirstContact | None:
+    """The run's rule that a model's key is tried once, when its cases may call a model
+    (shared with worker processes when they may run elsewhere than this process)."""
+    if runner.models.task_model is None and runner.models.judge_model is None:
+        return None
+    in_process = options.executor is None and options.isolation is not Isolation.PROCESS
+    shared = not in_process or threads_exhausted()
+    if isinstance(options.executor, ThreadPoolExecutor):
+        shared = False
+    return FirstContact.for_run(shared=shared)
 
 
 def _unloaded(plan: _Run, load_error: ContractError | None) -> CheckReport:
@@ -361,21 +382,19 @@ def _run_on_backend(
     plan: _Run,
     runner: CaseRunner,
     listener: Callable[[list[int], list[CaseResult]], None] | None,
-) -> tuple[list[CaseResult], bool, bool]:
-    """(results, interrupted, moved to processes) on the backend the options choose."""
+) -> tuple[Driven, bool]:
+    """What the run gave back, and whether it moved to processes, on the backend the
+    options choose."""
     options, chosen = plan.options, plan.chosen
     if options.executor is not None:
         from .executors import run_on_executor
 
-        results, interrupted = run_on_executor(options.executor, runner, chosen, on_result=listener)
-        return results, interrupted, False
+        return run_on_executor(options.executor, runner, chosen, on_result=listener), False
     if options.isolation is Isolation.PROCESS:
         from .isolation import run_isolated
 
-        results, interrupted = run_isolated(
-            runner, chosen, concurrency=options.concurrency, on_result=listener
-        )
-        return results, interrupted, False
+        isolated = run_isolated(runner, chosen, concurrency=options.concurrency, on_result=listener)
+        return isolated, False
     return _in_threads(runner, chosen, options.concurrency, listener)
 
 
@@ -451,20 +470,16 @@ def _in_threads(
     chosen: list[Case],
     concurrency: int,
     listener: Callable[[list[int], list[CaseResult]], None] | None,
-) -> tuple[list[CaseResult], bool, bool]:
-    """(results, interrupted, moved): in watched threads, or in processes (moved) once
+) -> tuple[Driven, bool]:
+    """(what the run gave back, moved): in watched threads, or in processes (moved) once
     this kernel holds as many blocked threads as it keeps: a hung case of an earlier
     check must not fail this one."""
     if threads_exhausted():
         from .isolation import run_isolated
 
         with contextlib.suppress(ValueError):  # not picklable: the threads' refusal says why
-            found, interrupted = run_isolated(
-                runner, chosen, concurrency=concurrency, on_result=listener
-            )
-            return found, interrupted, True
-    found, interrupted = run_in_threads(runner, chosen, concurrency=concurrency, on_result=listener)
-    return found, interrupted, False
+            return run_isolated(runner, chosen, concurrency=concurrency, on_result=listener), True
+    return run_in_threads(runner, chosen, concurrency=concurrency, on_result=listener), False
 
 
 def _account(
@@ -496,15 +511,15 @@ def _account(
     return kept
 
 
-def _attach(error: BaseException, report: CheckReport) -> None:
-    """Keep the partial report on the listener's exception, and say so on it."""
+def _attach(stopped: StoppedEarly, report: CheckReport) -> None:
+    """Keep the partial report on the exception that stopped the run, and say so on it."""
+    error = stopped.error
     # An exception type that refuses new attributes (no __dict__, a strict __setattr__)
     # is raised as it is: the listener's own error is what the caller must see.
     with contextlib.suppress(AttributeError, TypeError):
         error.skynet_report = report  # type: ignore[attr-defined]
-    note = t(
-        "engine.listener_failed", report.lang, done=len(report.cases), total=report.total_cases
-    )
+    said = "engine.listener_failed" if isinstance(stopped, StoppedByListener) else "engine.failed"
+    note = t(said, report.lang, done=len(report.cases), total=report.total_cases)
     with contextlib.suppress(AttributeError, TypeError):
         error.add_note(note)
 

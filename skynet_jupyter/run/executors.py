@@ -48,7 +48,7 @@ from typing import Any
 
 from ..core.dataset import Case
 from ..core.report import CaseResult
-from .driver import TICK, Batch, NotRun, OnResult, drive
+from .driver import TICK, Batch, Driven, NotRun, OnResult, drive
 
 TARGET_CHUNK_SECONDS = 0.25
 MAX_CHUNK = 2048
@@ -56,8 +56,9 @@ IN_FLIGHT_PER_WORKER = 2
 _KEEP_RUNNERS = 4
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
-# What a chunk sends back: its results, the seconds it took, and a provider's stop sentence.
-Chunk = tuple[list[CaseResult], float, str | None]
+# What a chunk sends back: its results, the seconds it took, a provider's stop sentence, and
+# the indices of the cases it did not run because the run stopped (its caller says why).
+Chunk = tuple[list[CaseResult], float, str | None, list[int]]
 
 
 class ExecutorError(RuntimeError):
@@ -144,8 +145,10 @@ def _run_chunk(runner: Any, cases: Sequence[Case]) -> Chunk:
 
     started = time.perf_counter()
     threads = Threads(runner, cases, concurrency=1, track_started=False)
-    results, _ = drive(threads, cases, runner, None)
-    return results, time.perf_counter() - started, threads.provider_stop
+    results = drive(threads, cases, runner, None, fill_left_over=False).results
+    ran = {result.index for result in results}
+    untaken = [case.index for case in cases if case.index not in ran]
+    return results, time.perf_counter() - started, threads.provider_stop, untaken
 
 
 def _in_language(lang: str, runner: Any, cases: Sequence[Case]) -> Chunk:
@@ -246,7 +249,7 @@ def dumps_with_sources(value: Any) -> bytes:
 def _source_keeping_pickler() -> type:
     import cloudpickle
 
-    class SourceKeepingPickler(cloudpickle.Pickler):  # type: ignore[misc]  # untyped base
+    class SourceKeepingPickler(cloudpickle.Pickler):  # type: ignore[misc, unused-ignore]  # untyped base
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.filenames: set[str] = set()
@@ -351,18 +354,19 @@ def run_on_executor(
     *,
     on_result: OnResult | None,
     workers: int | None = None,
-) -> tuple[list[CaseResult], bool]:
-    """Run ``cases`` on ``executor``; (results in case order, interrupted).
+) -> Driven:
+    """Run ``cases`` on ``executor`` (:class:`~.driver.Driven`).
 
     ``executor`` may also be a Dask ``Client`` (its ``get_executor()`` is used).
     ``workers`` overrides how many cases the executor is taken to run at once
     (it sizes the chunks); by default it is asked (:func:`executor_workers`).
-    Raises :class:`ExecutorError` when the executor itself fails.
+    Raises :class:`~.driver.BackendFailed` (its ``error`` an :class:`ExecutorError`, its
+    ``results`` the cases that finished) when the executor itself fails.
     """
     if not isinstance(executor, Executor) and callable(getattr(executor, "get_executor", None)):
         executor = executor.get_executor()  # a Dask Client given for its executor
     if not cases:
-        return [], False
+        return Driven([], False)
     backend = OnExecutor(executor, runner, cases, workers or executor_workers(executor))
     return drive(backend, cases, runner, on_result)
 
@@ -378,6 +382,7 @@ class OnExecutor:
         self.pending: dict[Future[Any], list[Case]] = {}
         self.position = 0  # the cases before it were submitted
         self.cancelled: list[Case] = []  # submitted, then cancelled before they started
+        self.untaken: list[Case] = []  # sent, and not run by their chunk: the run had stopped
         self.stopped = False
         self.provider_stop: str | None = None
         self.collected = 0  # results handed over: the figure an ExecutorError gives
@@ -415,11 +420,14 @@ class OnExecutor:
     def _chunk_done(self, future: Future[Any]) -> list[CaseResult]:
         chunk = self.pending.pop(future)
         try:
-            results, seconds, provider_stop = self.dispatch.collect(future)
+            results, seconds, provider_stop, untaken = self.dispatch.collect(future)
         except Exception as exc:
             raise _failure(exc, chunk, self.collected) from exc
         self.planner.observe(len(chunk), seconds)
         self.collected += len(results)
+        if untaken:
+            left = set(untaken)
+            self.untaken += [case for case in chunk if case.index in left]
         if provider_stop is not None and self.provider_stop is None:
             self.provider_stop = provider_stop  # the driver stops the run
         return results
@@ -442,10 +450,10 @@ class OnExecutor:
         return kept
 
     def left_over(self) -> list[Case]:
-        return self.cancelled + list(self.cases[self.position :])
+        return self.cancelled + self.untaken + list(self.cases[self.position :])
 
-    def not_run(self, provider: NotRun | None) -> NotRun | None:
-        return provider
+    def not_run(self, stop: NotRun | None) -> NotRun | None:
+        return stop
 
     def in_order(self) -> bool:
         return False  # chunks finish in any order

@@ -62,7 +62,7 @@ from ..core.dataset import Case
 from ..core.report import CaseResult
 from ..i18n import t
 from . import warm_start
-from .driver import TICK, Batch, NotRun, OnResult, drive, failing_step, not_run_result
+from .driver import TICK, Batch, Driven, NotRun, OnResult, drive, failing_step, not_run_result
 from .forks import ForkGuard
 from .one_case import CaseRunner, clock_held, exception_line
 from .workers import timeout_result
@@ -511,10 +511,10 @@ def run_isolated(
     *,
     concurrency: int,
     on_result: OnResult | None,
-) -> tuple[list[CaseResult], bool]:
-    """Run ``cases`` in ``concurrency`` worker processes; (results in case order, interrupted)."""
+) -> Driven:
+    """Run ``cases`` in ``concurrency`` worker processes (:class:`~.driver.Driven`)."""
     if not cases:
-        return [], False
+        return Driven([], False)
     return drive(Processes(runner, cases, concurrency), cases, runner, on_result)
 
 
@@ -635,7 +635,7 @@ class Processes:
             self.fresh.append(not_run_result(case, failed_at, died))
         elif not was_ready and self.broken is None:
             self.broken = f"exit code {code}"  # it died while starting: every restart would too
-        if self.todo and self.broken is None and pool.provider_stop is None:
+        if self.todo and not self.stopping():
             pool.start(slot)
 
     def stop_starting(self) -> None:
@@ -650,11 +650,11 @@ class Processes:
     def left_over(self) -> list[Case]:
         return list(self.todo)
 
-    def not_run(self, provider: NotRun | None) -> NotRun | None:
+    def not_run(self, stop: NotRun | None) -> NotRun | None:
         if self.broken is not None:
             reason = t("case.process_broken", self.runner.lang, error=self.broken)
             return NotRun(failing_step(self.runner), reason)
-        return provider
+        return stop
 
     def in_order(self) -> bool:
         return False  # the slots finish in any order

@@ -38,6 +38,7 @@ from ..models.call_cache import CallCache
 from ..models.case_context import METRIC, NOT_MEASURED, RUN, CaseContext, Usage
 from ..models.case_context import current_case as _current
 from ..models.credentials import ModelKeyProblem
+from ..models.first_contact import FirstContact
 from ..models.settings import ModelNotConfigured
 
 # Where a case's pipeline was when something broke (the case's failure names it).
@@ -151,10 +152,14 @@ class CaseRunner:
     refused_run: str | None = None
     # Where llm() looks each model call up first, and keeps its reply (None: no cache).
     call_cache: CallCache | None = None
+    # The run's rule that a model's key is tried once (set by the engine per run).
+    first_contact: FirstContact | None = None
 
     def context(self) -> CaseContext:
         """A helper context for this runner's cases (a worker keeps one for many)."""
-        return CaseContext(self.models, call_cache=self.call_cache)
+        ctx = CaseContext(self.models, call_cache=self.call_cache)
+        ctx.first_contact = self.first_contact
+        return ctx
 
     def models_to_warm(self) -> tuple[Any, ...]:
         """The models to warm up before the cases: none when their calls will not be made now.
@@ -394,10 +399,13 @@ class CaseRunner:
         """A case that called llm() with no model set: a configuration problem, said shortly.
 
         No traceback (the line is not the problem) and the fix is how to set the model;
-        the workers start no further case (``stops_the_run``): each would fail the same way.
+        the run starts no further case (``driver.stops_the_run``): each would fail the same way.
         """
         if isinstance(missing, ModelKeyProblem):  # the model, and the variable to set
-            said = t("case.model_key", self.lang, problem=missing.sentence(self.lang))
+            if missing.status is not None and not missing.sent:  # refused for another case
+                said = t("case.model_key_not_sent", self.lang)
+            else:
+                said = t("case.model_key", self.lang, problem=missing.sentence(self.lang))
             result = self._failed(case, output, seen, ctx, step, said, None, None)
             result.hint_id = MODEL_KEY_HINT
             return result
@@ -514,13 +522,7 @@ def _user_traceback(exc: BaseException) -> str:
     return redact(user_traceback(exc))
 
 
-MODEL_KEY_HINT = "hint.model_key"
-_NO_MODEL_HINT_IDS = frozenset((*NO_MODEL_HINTS.values(), MODEL_KEY_HINT))
-
-
-def stops_the_run(result: CaseResult) -> bool:
-    """Whether no further case should start after ``result``: it found no model set."""
-    return result.failed_step is not None and result.hint_id in _NO_MODEL_HINT_IDS
+MODEL_KEY_HINT = "hint.model_key"  # the driver stops the run on it (``driver.stops_the_run``)
 
 
 def _metric_raised(exc: BaseException, metric: Metric, lang: str, given: dict[str, Any]) -> str:

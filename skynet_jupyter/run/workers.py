@@ -33,9 +33,9 @@ from ..core.report import CaseResult
 from ..core.skynet_import import install_skynet_module
 from ..i18n import t
 from ..models.case_context import current_case as _current
-from .driver import TICK, Batch, NotRun, OnResult, drive
+from .driver import TICK, Batch, Driven, NotRun, OnResult, drive, stops_the_run
 from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
-from .one_case import Abandoned, CaseRunner, Deadline, clock_held, stops_the_run
+from .one_case import Abandoned, CaseRunner, Deadline, clock_held
 
 _NEVER = math.inf
 MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
@@ -180,7 +180,6 @@ class _Job:
         self.all_done = threading.Event()
         self.forked: dict[int, bool] = {}  # case index -> forked in run (else in score)
         self.refused: str | None = None  # why no more workers start (cases left say it)
-        self.stopped_by: CaseResult | None = None  # a case that found no model: none starts after
         self.provider_stop: str | None = None  # a provider refused everything (cases left say it)
 
     def work(self, watch: _Watch) -> None:
@@ -210,7 +209,8 @@ class _Job:
                 # Order matters: the watcher never times out a case marked finishing.
                 watch.finishing = case
                 if result.failed_step is not None and stops_the_run(result):
-                    self.stopped_by, self.stop = result, True  # the others would fail alike
+                    # The driver's rule, seen here first: no worker takes another case.
+                    self.stop = True
                 publish(result)
                 watch.deadline = never
                 watch.case = None
@@ -311,8 +311,8 @@ def run_in_threads(
     *,
     concurrency: int,
     on_result: OnResult | None,
-) -> tuple[list[CaseResult], bool]:
-    """Run ``cases`` on ``concurrency`` watched workers; (results in case order, interrupted).
+) -> Driven:
+    """Run ``cases`` on ``concurrency`` watched workers (:class:`~.driver.Driven`).
 
     The calling thread watches: every ``TICK`` it hands new results to
     ``on_result``, fails a case past its limit (and replaces its worker), and
@@ -331,10 +331,6 @@ def _warm_up_models(runner: CaseRunner) -> None:
         from ..models.llm import warm_up
 
         warm_up(*models)  # a litellm model's first call imports litellm (seconds): not timed
-
-
-# Why the cases after a configuration stop were not run: a key problem says so.
-_NOT_RUN_FOR = {"hint.model_key": "case.not_run_model_key"}
 
 
 class Threads:
@@ -429,19 +425,14 @@ class Threads:
     def left_over(self) -> list[Case]:
         return self.job.left_over()
 
-    def not_run(self, provider: NotRun | None) -> NotRun:
-        job, lang = self.job, self.runner.lang
+    def not_run(self, stop: NotRun | None) -> NotRun:
+        job = self.job
         if job.refused is not None:
             # Refused for threads left blocked (maybe by another check): no hint blames this code.
             return NotRun(self.refused_step, job.refused, "hint.not_run_blocked")
-        if provider is not None:
-            return provider
-        if job.stopped_by is not None:
-            first = job.stopped_by
-            said = _NOT_RUN_FOR.get(first.hint_id or "", "case.not_run_no_model")
-            reason = t(said, lang, case=first.index)
-            return NotRun(first.failed_step or self.refused_step, reason)
-        return NotRun(self.refused_step, t("case.lost", lang))
+        if stop is not None:
+            return stop
+        return NotRun(self.refused_step, t("case.lost", self.runner.lang))
 
     def in_order(self) -> bool:
         return not self.job.timed_out and self.ramp.spawned <= 1

@@ -67,21 +67,21 @@ class Scripted:
 
 def test_a_ctrl_c_while_the_workers_start_is_the_runs_own() -> None:
     backend = Scripted(interrupt_at_start=True)
-    results, interrupted = drive(backend, CASES, None, None)
+    results, interrupted, _ = drive(backend, CASES, None, None)
     assert (results, interrupted) == ([], True)
     assert backend.cancelled and backend.closed
 
 
 def test_a_ctrl_c_mid_run_keeps_what_finished_in_order() -> None:
     backend = Scripted(interrupt_after=2)
-    results, interrupted = drive(backend, CASES, None, None)
+    results, interrupted, _ = drive(backend, CASES, None, None)
     assert interrupted and [result.index for result in results] == [0, 1]
     assert backend.closed
 
 
 def test_a_run_to_its_end_hands_every_case_to_the_listener_once() -> None:
     told: list[tuple[list[int], list[int]]] = []
-    results, interrupted = drive(
+    results, interrupted, _ = drive(
         Scripted(),
         CASES,
         None,
