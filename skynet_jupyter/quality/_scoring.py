@@ -8,12 +8,24 @@ the engine again (``execute_cases``, on cases that carry their outputs), so
 limits, concurrency, executors and cost accounting are the engine's, ``run``
 is never called again, and each output keeps its original measurements (the
 reward's speed and cost parts stay those of the real run).
+
+The run-level rules hold for every measurement here, once (issue 43):
+
+- a pass that stopped for a configuration problem (a model's key, no model:
+  ``report.stop``) ends the measurement: no further pass runs, and the
+  report carries that ``stop`` and says its sentence first;
+- a listener that raises, or an executor that fails, stops the measurement as
+  Ctrl-C does, and the exception leaves :func:`finished` carrying the
+  measurement's own partial report (``.skynet_report``: a ``ProbeReport``,
+  not the engine's ``EvalReport`` of one pass).
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from copy import deepcopy
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -22,7 +34,7 @@ from ..core.contract import RUN_FUNCTION, ContractError, step_title
 from ..core.dataset import Case
 from ..core.metric import Metric, load_metric
 from ..core.options import MAX_SCORINGS, RunOptions
-from ..core.report import CaseResult, EvalReport
+from ..core.report import CaseResult, EvalReport, RunStop
 from ..i18n import t
 from ..run.engine import RunCache, execute, execute_cases
 
@@ -58,6 +70,65 @@ class MetricNotUsable(ValueError):
 
 
 @dataclass(slots=True)
+class _Held:
+    """What stopped the measurement under way: a pass's stop, an error to raise at the end."""
+
+    stop: RunStop | None = None
+    error: BaseException | None = None
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop is not None or self.error is not None
+
+
+# The measurement under way in this context (each starts with ``first_pass``).
+_held: ContextVar[_Held | None] = ContextVar("skynet_quality_held", default=None)
+
+
+def _now() -> _Held:
+    held = _held.get()
+    if held is None:
+        held = _Held()
+        _held.set(held)
+    return held
+
+
+@contextlib.contextmanager
+def _holding(held: _Held) -> Iterator[None]:
+    """A listener's or an executor's exception is held until the report is made; what a
+    pass finished comes back on it (the engine's ``skynet_report``), marked interrupted."""
+    try:
+        yield
+    except Exception as error:
+        if held.error is None:
+            held.error = error
+
+
+def _tell(on_event: Listener | None, event: Any) -> None:
+    """A phase event: a listener that raises stops the measurement (held, raised at the end)."""
+    if on_event is None:
+        return
+    held = _now()
+    with _holding(held):
+        on_event(event)
+
+
+def _pass(held: _Held, run: Callable[[], EvalReport | Any]) -> EvalReport | None:
+    """One pass through the engine: its report, the partial one an exception carried, or
+    None when nothing came back (the exception is held)."""
+    try:
+        report = run()
+    except Exception as error:
+        partial = getattr(error, "skynet_report", None)
+        if held.error is None:
+            held.error = error
+        return partial if isinstance(partial, EvalReport) else None
+    if isinstance(report, EvalReport) and report.stop is not None and held.stop is None:
+        held.stop = report.stop  # a configuration problem: no further pass runs
+    return report if isinstance(report, EvalReport) else None
+
+
+@dataclass(slots=True)
 class Item:
     """One output to score: the case it belongs to and the output itself."""
 
@@ -86,10 +157,19 @@ def first_pass(
     on_event: Listener | None,
 ) -> EvalReport:
     """The ordinary evaluation: real outputs (run or output_column) and their scores."""
-    if on_event is not None:
-        on_event(Phase("outputs", 0))
-    report = execute("eval", metric, data, options, on_event=on_event, run_cache=run_cache)
-    assert isinstance(report, EvalReport)
+    held = _Held()
+    _held.set(held)  # a new measurement: nothing held from an earlier one
+    _tell(on_event, Phase("outputs", 0))
+    report = None
+    if not held.stopped:
+        report = _pass(
+            held,
+            lambda: execute("eval", metric, data, options, on_event=on_event, run_cache=run_cache),
+        )
+    if report is None:  # the listener or the executor failed before any case came back
+        report = EvalReport(steps=[], cases=[], lang=options.language, interrupted=True)
+    if held.error is not None:
+        report.interrupted = True  # what a pass after an error finished is not measured
     if not report.cases and report.failed_steps:
         step = report.failed_steps[0]
         raise MetricNotUsable(
@@ -154,9 +234,10 @@ def score_items(
     A result is None when the pass was interrupted before it.  After an interrupted
     first pass nothing is scored.
     """
-    if base.interrupted:
+    held = _now()
+    if base.interrupted or held.error is not None:
         return [], True
-    if not items:
+    if not items or held.stop is not None:  # stopped: the report says why, first
         return [], False
     by_index = {case.index: case for case in base.cases}
     cases = []
@@ -164,13 +245,19 @@ def score_items(
         case = by_index[item.case]
         known = deepcopy(item.output)
         cases.append(Case(position, case.input, case.expected, known, item.measured))
-    if on_event is not None:
-        on_event(Phase(phase, len(items)))
-    report = execute_cases("eval", metric, cases, options, on_event=on_event, run_cache=None)
+    _tell(on_event, Phase(phase, len(items)))
+    if held.error is not None:
+        return [], True
+    report = _pass(
+        held,
+        lambda: execute_cases("eval", metric, cases, options, on_event=on_event, run_cache=None),
+    )
     results: list[CaseResult | None] = [None] * len(items)
+    if report is None:
+        return results, True
     for result in report.cases:
         results[result.index] = result
-    return results, report.interrupted
+    return results, report.interrupted or held.error is not None
 
 
 def unpriced_judging(results: Sequence[CaseResult | None]) -> int:
@@ -196,8 +283,29 @@ def clock() -> float:
 
 
 def finished(report: R, started: float, on_event: Listener | None) -> R:
-    """``report``, timed from ``started`` (a ``clock()``), told to the listener: its last event."""
+    """``report``, timed from ``started`` (a ``clock()``), told to the listener: its last event.
+
+    A measurement that met a configuration problem carries it (``report.stop``); one that
+    a listener or an executor stopped raises that exception here, with ``report`` (marked
+    interrupted) as its ``skynet_report``: nothing measured is lost.
+    """
+    held = _now()
+    _held.set(None)
     report.elapsed_s = clock() - started
+    report.stop = held.stop
+    if held.error is not None:
+        report.interrupted = True
+        _attach(held.error, report)
+        raise held.error
     if on_event is not None:
-        on_event(QualityFinished(report))
+        try:
+            on_event(QualityFinished(report))
+        except Exception as error:
+            _attach(error, report)
+            raise
     return report
+
+
+def _attach(error: BaseException, report: Any) -> None:
+    with contextlib.suppress(AttributeError, TypeError):  # an exception refusing attributes
+        error.skynet_report = report  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from ..core.report import RunStop
 from ..core.shows_itself import ShowsItself
 from ..i18n import t
 from ..show.case_columns import breakable
@@ -202,6 +203,7 @@ class QualityReport(ShowsItself):
     judge_unpriced: int  # cases whose judge calls had no known price
     interrupted: bool
     elapsed_s: float
+    stop: RunStop | None  # a pass stopped for a configuration problem: said first
     _page: ClassVar[str]  # the report's kind, a class of its HTML ("probe", ...)
 
     # What each report defines (abstract for the type checker; no ABCMeta on the reports).
@@ -221,16 +223,24 @@ class QualityReport(ShowsItself):
         cost = judge_cost_text(self.lang, self.judge_cost_usd, self.judge_unpriced)
         return " · ".join([*self._facts(), cost])
 
+    def _blocks(self) -> list[Block]:
+        """The body; only the sentence of a configuration problem that stopped the
+        measurement, when one did (what came before it measures nothing worth a verdict)."""
+        if self.stop is not None:
+            return [Note(self.stop.sentence, "")]
+        return self._body()
+
     def text(self) -> str:
         lines = [self._title(), self._subtitle()]
-        for block in self._body():
+        for block in self._blocks():
             lines += block.lines()
         return "\n".join(lines)
 
     def html(self) -> str:
-        tone = f"skq-{esc(self._status())}"
+        status = "bad" if self.stop is not None else self._status()
+        tone = f"skq-{esc(status)}"
         parts = [head_html("skq", self._title(), tone, [("sub", self._subtitle())])]
-        parts += [block.html() for block in self._body()]
+        parts += [block.html() for block in self._blocks()]
         return wrap_html(parts, self._page)
 
     def _text(self) -> str:  # str() and the reprs (ShowsItself) are the public text()/html()

@@ -19,6 +19,7 @@ from typing import Any, Unpack
 from ..core.dataset import DataError, load_cases
 from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, finite_number, speaks_its_options_language
+from ..core.report import RunStop
 from ..core.secrets import Redactor
 from ..i18n import t
 from ..run.engine import RunCache
@@ -129,6 +130,7 @@ class AgreementReport(QualityReport):
     judge_unpriced: int = 0  # cases whose judge calls had no known price
     interrupted: bool = False
     elapsed_s: float = 0.0
+    stop: RunStop | None = None  # a pass stopped for a configuration problem
 
     @property
     def n(self) -> int:

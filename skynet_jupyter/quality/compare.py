@@ -15,7 +15,7 @@ from typing import Any, Unpack
 
 from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, speaks_its_options_language
-from ..core.report import CaseResult
+from ..core.report import CaseResult, RunStop
 from ..core.reward import PARTS
 from ..i18n import t
 from ..run.engine import RunCache
@@ -54,6 +54,7 @@ class CompareReport(QualityReport):
     judge_unpriced: int = 0  # cases whose judge calls had no known price
     interrupted: bool = False
     elapsed_s: float = 0.0
+    stop: RunStop | None = None  # a pass stopped for a configuration problem
 
     @property
     def cases(self) -> list[int]:

@@ -20,6 +20,7 @@ from typing import Any, Unpack
 
 from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import MAX_REPEATS, RunOptions, refuse_count, speaks_its_options_language
+from ..core.report import RunStop
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_mean, fmt_score, fmt_share
@@ -47,6 +48,7 @@ class StabilityReport(QualityReport):
     model_cache_bypassed: bool = False
     unscored_error: str | None = None  # why the first case that never scored failed
     elapsed_s: float = 0.0
+    stop: RunStop | None = None  # a pass stopped for a configuration problem
     # Per-case statistics, kept once computed (as CheckReport._memo: not the report's data).
     _stats: dict[int, dict[str, Any]] = field(
         default_factory=dict, init=False, repr=False, compare=False

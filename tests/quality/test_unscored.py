@@ -51,7 +51,17 @@ def body(report) -> list[str]:
 
 
 def nothing_measured(report, count: int) -> None:
-    """The first thing the report says is that nothing was measured, in text and HTML."""
+    """The first thing the report says is that nothing was measured, in text and HTML.
+
+    A metric model never configured stops the first pass at its first case (issue 43,
+    rule 1): the report says that configuration sentence first, then nothing was measured.
+    """
+    if report.stop is not None:  # the sentence alone: no verdict over nothing measured
+        assert report.stop.kind == "no_model" and report.stop.case == 0
+        assert body(report) == ["  ! " + report.stop.sentence]
+        assert report.stop.sentence.startswith("No metric model is configured")
+        assert 'skq-title skq-bad"' in report._repr_html_()
+        return
     first = body(report)[0]
     assert first.startswith("  ! Nothing was measured: the metric scored none of the ")
     assert f"none of the {count} cases (case 0: " in first
@@ -123,7 +133,8 @@ def test_agreement_of_a_metric_that_never_scored_does_not_pass(no_judge, models)
 def test_compare_of_metrics_that_never_scored_does_not_say_they_agree(no_judge, models):
     given = {} if models == "unconfigured" else {"models": judge_down()}
     report = sj.compare(JUDGED, JUDGED, TICKETS, **LABELS, **given)
-    assert report.unscored == [0, 1, 2, 3, 4]
+    if models == "raising":  # (unconfigured: metric a stopped the first pass, b never ran)
+        assert report.unscored == [0, 1, 2, 3, 4]
     nothing_measured(report, 5)
     assert "Both gave the same score" not in str(report)
 
