@@ -20,7 +20,7 @@ from typing import Any, Unpack
 from ..core.keywords import EVALUATE, EvalKeywords
 from ..core.options import RunOptions, speaks_its_options_language
 from ..core.probe_ids import PROBES
-from ..core.report import CaseResult
+from ..core.report import CaseResult, RunStop
 from ..i18n import t
 from ..run.engine import RunCache
 from ..show.formats import fmt_score
@@ -106,6 +106,7 @@ class ProbeReport(QualityReport):
     judge_unpriced: int = 0  # cases whose judge calls had no known price
     interrupted: bool = False
     elapsed_s: float = 0.0
+    stop: RunStop | None = None  # a pass stopped for a configuration problem
 
     @property
     def flagged(self) -> set[str]:
