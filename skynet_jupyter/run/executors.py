@@ -192,10 +192,12 @@ def _run_packed_chunk(
     """
     from ..core.skynet_import import install_skynet_module
     from ..i18n import language
+    from ..models.carried import carry
     from ..models.rate_limit import set_refusal_timeout
 
     install_skynet_module()
     set_refusal_timeout(settings["refusal_timeout"])
+    carry(settings.get("litellm_keys"))  # keys set on litellm in the caller (issue 43, K4)
     runner = unpack_runner(key, runner_blob)
     with language(settings["lang"]):
         chunk = _run_chunk(runner, pickle.loads(cases_blob))
@@ -282,6 +284,7 @@ class _Dispatch:
 
     def __init__(self, executor: Executor, runner: Any) -> None:
         from ..i18n import current_lang
+        from ..models.carried import litellm_keys
         from ..models.rate_limit import refusal_timeout
 
         self.executor = executor
@@ -294,7 +297,11 @@ class _Dispatch:
             self.blob = _pack_runner(runner)
             self.key = hashlib.blake2b(self.blob, digest_size=16).digest()
             self.run_id = uuid.uuid4().hex
-            self.settings = {"refusal_timeout": refusal_timeout(), "lang": self.lang}
+            self.settings = {
+                "refusal_timeout": refusal_timeout(),
+                "lang": self.lang,
+                "litellm_keys": litellm_keys(),
+            }
 
     def submit(self, chunk: list[Case]) -> Future[Any]:
         if self.in_process:

@@ -205,12 +205,14 @@ class _WorkerCases:
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
         from ..core.skynet_import import install_skynet_module
         from ..i18n import language
+        from ..models.carried import carry
         from ..models.case_context import current_case
         from ..models.llm import warm_up
         from ..models.rate_limit import set_refusal_timeout
         from .executors import unpack_runner
 
         set_refusal_timeout(settings["refusal_timeout"])  # what configure() set in the parent
+        carry(settings.get("litellm_keys"))  # keys set on litellm in the parent (issue 43, K4)
         install_skynet_module()  # before the runner: metric code may import skynet
         self.runner = runner = unpack_runner(key, blob)
         # The run's language, told by the parent (a context does not cross processes),
@@ -296,6 +298,7 @@ class _Pool:
     """Worker processes, one per slot, restarted when killed."""
 
     def __init__(self, runner: CaseRunner, slots: int) -> None:
+        from ..models.carried import litellm_keys
         from ..models.rate_limit import refusal_timeout
         from .executors import dumps_with_sources, unpicklable_part
 
@@ -317,7 +320,11 @@ class _Pool:
         # interpreter, where there is no starter, warms up only when calls will be made.
         self.models = (runner.models.task_model, runner.models.judge_model)
         warm = warm_start.plain(runner.models_to_warm())
-        settings = {"refusal_timeout": refusal_timeout(), "warm": warm}
+        settings = {
+            "refusal_timeout": refusal_timeout(),
+            "warm": warm,
+            "litellm_keys": litellm_keys(),
+        }
         self.first = pickle.dumps((list(sys.path), key, blob, settings), pickle.HIGHEST_PROTOCOL)
         self.provider_stop: str | None = None  # a worker's provider refused everything: why
         descriptor, self.page_path = tempfile.mkstemp(prefix="skynet-page-")
@@ -341,13 +348,9 @@ class _Pool:
             "-c",
             f"{on_path}; from skynet_jupyter.run.isolation import _child_main; _child_main()",
         ]
-        # The warm starter: imports what a worker needs, then forks one per request.
-        self.starter_command = [
-            sys.executable,
-            "-c",
-            f"{on_path}\nfrom skynet_jupyter.run import isolation, warm_start\n"
-            "isolation._warm_imports()\nif warm_start.serve():\n    isolation._child_main()",
-        ]
+        # The warm starter: imports what a worker needs, then forks one per request (the
+        # same command the import ahead starts it with: warm_start.start_ahead).
+        self.starter_command = warm_start.starter_command()
 
     def start(self, slot: _Slot) -> None:
         slot.generation += 1
