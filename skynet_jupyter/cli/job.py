@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..core.model_settings import ModelSettings
 from ..core.options import (
     CHECK_CASES,
+    CHECK_CONCURRENCY,
     EVAL_CONCURRENCY,
     MIN_TIMEOUT,
     Kind,
@@ -59,6 +60,12 @@ class Job:
     junit: bool = False
     # The run cache's file (--cache-dir DIR: DIR/runs.sqlite, resolved here); None: no cache.
     cache_path: str | None = None
+    # The run log (issue 46): --log-dir (a folder resolved here, or a URL; None: the child's
+    # SKYNET_RUN_LOG or .skynet_runs), whether to record (--no-log), and --against.
+    run_log: str | None = None
+    record: bool = True
+    against: str | None = None
+    allow_different_data: bool = False
 
     @property
     def lang(self) -> str:
@@ -101,7 +108,21 @@ def job_from(args: argparse.Namespace, lang: str | None = None, metric: str | No
         output_format=args.format,
         junit=args.junit_xml is not None,
         cache_path=_cache_path(args.cache_dir),
+        run_log=_log_place(args.log_dir),
+        record=not args.no_log,
+        against=args.against,
+        allow_different_data=args.allow_different_data,
     )
+
+
+def _log_place(given: str | None) -> str | None:
+    """--log-dir: a URL as given, a folder resolved in the parent (the child may start
+    elsewhere)."""
+    if given is None or "://" in given:
+        return given
+    from pathlib import Path
+
+    return str(Path(given).expanduser().resolve())
 
 
 def _cache_path(folder: str | None) -> str | None:
@@ -132,7 +153,8 @@ def _run_options(args: argparse.Namespace, lang: str | None) -> RunOptions:
     if args.all:
         cases, concurrency = args.cases, EVAL_CONCURRENCY
     else:  # a --cases refused (0) stays refused
-        cases, concurrency = CHECK_CASES if args.cases is None else args.cases, 1
+        cases = CHECK_CASES if args.cases is None else args.cases
+        concurrency = CHECK_CONCURRENCY
     try:
         given = {name: getattr(args, name) for name in _OPTIONS_AS_GIVEN}
         return RunOptions.given(cases=cases, concurrency=concurrency, lang=lang, **given)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from ..i18n import resolve_lang, t
 from .model_settings import ModelSettings
-from .options import CHECK_CASES, EVAL_CONCURRENCY, RunOptions
+from .options import CHECK_CASES, CHECK_CONCURRENCY, EVAL_CONCURRENCY, RunOptions
 
 if TYPE_CHECKING:  # only named in a type: concurrent.futures stays out of the import
     from concurrent.futures import Executor
@@ -74,7 +74,7 @@ class WorkerKeywords(TypedDict, total=False):
 
 
 class CheckKeywords(CaseKeywords, SamplingKeywords, total=False):
-    """``check``'s run keywords: one case at a time."""
+    """``check``'s run keywords (its cases run side by side, as many as it has)."""
 
 
 class EvalKeywords(CheckKeywords, WorkerKeywords, total=False):
@@ -157,6 +157,6 @@ def _written(annotation: Any) -> Any:
     return getattr(annotation, "__forward_arg__", annotation)
 
 
-CHECK = Keywords(CheckKeywords, {"cases": CHECK_CASES})
+CHECK = Keywords(CheckKeywords, {"cases": CHECK_CASES, "concurrency": CHECK_CONCURRENCY})
 EVALUATE = Keywords(EvalKeywords, {"concurrency": EVAL_CONCURRENCY})
 OPTIMIZER = Keywords(OptimizerKeywords, {"concurrency": EVAL_CONCURRENCY})

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # only named in a field's type: concurrent.futures (and loggi
 
 __all__ = [
     "CHECK_CASES",
+    "CHECK_CONCURRENCY",
     "EVAL_CONCURRENCY",
     "MAX_BUDGET",
     "MAX_CONCURRENCY",
@@ -63,7 +64,11 @@ __all__ = [
 
 RUN_TIMEOUT = 600.0  # the run function's default limit
 CHECK_CASES = 3  # the contract check's cases by default (evaluate: all of them)
-EVAL_CONCURRENCY = 8  # cases evaluate runs at once by default (check: one)
+EVAL_CONCURRENCY = 8  # cases evaluate runs at once by default
+# The check's cases run side by side too (issue 45): a metric that hangs on every case costs
+# one time limit, not one per case.  Threads start one worker first and the others only once
+# the cases are seen to wait (``run.workers._Ramp``), so a quick metric runs on one thread.
+CHECK_CONCURRENCY = EVAL_CONCURRENCY
 MIN_TIMEOUT, MAX_TIMEOUT = 1.0, 600.0  # the metric's limit per call
 MAX_RUN_TIMEOUT = 86400.0  # a run function may be a long agent; a day is surely a mistake
 # Counts a measurement or a search takes, bounded before it starts: generous, but each

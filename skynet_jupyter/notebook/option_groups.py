@@ -22,6 +22,7 @@ from IPython.core.magic_arguments import MagicArgumentParser
 
 from ..core.options import (
     CHECK_CASES,
+    CHECK_CONCURRENCY,
     EVAL_CONCURRENCY,
     MAX_RUN_TIMEOUT,
     MAX_TIMEOUT,
@@ -354,7 +355,7 @@ def _given_options(session: Session, kind: Kind, args: argparse.Namespace) -> Ru
     """The options as written, checked by RunOptions's rules before any name is looked up."""
     concurrency = getattr(args, "concurrency", None)
     if kind == "check":
-        concurrency = 1
+        concurrency = CHECK_CONCURRENCY
     elif concurrency is None:
         concurrency = session.concurrency
     return RunOptions.given(
