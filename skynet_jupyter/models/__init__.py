@@ -14,4 +14,6 @@ Modules::
     call_error.py    ModelCallError: a call that failed at the provider (home: llm)
     litellm_import.py  litellm imported once, warmed up; the offline price map said once
     import_ahead.py  litellm imported in the background once a litellm model is set
+    first_contact.py a model's key tried once per run: a refused key is not sent again
+    carried.py       keys set on litellm in Python, carried to worker processes
 """

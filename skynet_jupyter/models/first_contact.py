@@ -39,8 +39,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .credentials import KEY_VARIABLES
-
 __all__ = ["FirstContact", "RefusedBefore", "is_key_refusal", "key_digest", "release_thread"]
 
 T = TypeVar("T")
@@ -88,8 +86,12 @@ def key_digest(call: Mapping[str, Any], endpoint: tuple[str, str]) -> str:
     for name in ("api_key", "azure_ad_token"):
         value = call.get(name)
         parts.append(value if isinstance(value, str) else "")
-    for variables in KEY_VARIABLES.values():
-        parts.extend(os.environ.get(variable, "") for variable in variables)
+    # Every variable a provider's key may be read from (OPENAI_API_KEY, TOGETHER_AI_TOKEN..).
+    parts.extend(
+        f"{name}={value}"
+        for name, value in sorted(os.environ.items())
+        if name.endswith(("_KEY", "_TOKEN"))
+    )
     litellm = sys.modules.get("litellm")
     if litellm is not None:
         for name in sorted(vars(litellm)):

@@ -81,13 +81,21 @@ WARM_START = warm_start.AVAILABLE  # workers forked from a warm starter (else py
 
 
 class _PageWatch:
-    """The runner's ``Deadline``, written to the shared page the parent reads."""
+    """The runner's ``Deadline``, written to the shared page the parent reads; what the
+    run gave the metric (``ran``) is told to the parent, which shows it if the metric
+    then runs out of time (the worker is killed with it)."""
 
-    __slots__ = ("_at", "_cells")
+    __slots__ = ("_at", "_cells", "tell")
 
     def __init__(self, cells: Any, slot: int) -> None:  # a memoryview of doubles
         self._cells = cells
         self._at = slot * _CELL
+        self.tell: Any = None  # (kind, value) -> None: the worker's replies
+
+    def ran(self, output: Any, seen: Any) -> None:
+        if self.tell is not None:
+            with contextlib.suppress(Exception):  # an output that cannot travel: not shown
+                self.tell("given", (output, seen))
 
     @property
     def deadline(self) -> float:
@@ -223,6 +231,7 @@ class _WorkerCases:
             page = mmap.mmap(page_file.fileno(), 0)
         cells = memoryview(page).cast("d")
         self.watch = _PageWatch(cells, slot)
+        self.watch.tell = replies.send
         self.forks = ForkGuard(cells, slot * _CELL + 2, self.watch)
         self.ctx = runner.context()
         # A provider refused every request: the parent starts no further case (as threads do).
@@ -266,9 +275,9 @@ class _WorkerCases:
 
 
 class _Slot:
-    """One worker process and the case it runs."""
+    """One worker process, the case it runs, and what that case's run gave its metric."""
 
-    __slots__ = ("case", "generation", "number", "process", "ready")
+    __slots__ = ("case", "generation", "given", "number", "process", "ready")
 
     def __init__(self, number: int) -> None:
         self.number = number
@@ -276,6 +285,7 @@ class _Slot:
         self.process: warm_start.WorkerProcess | None = None
         self.ready = False
         self.case: Case | None = None
+        self.given: tuple[Any, Any] | None = None
 
 
 def _reader(number: int, generation: int, stream: IO[bytes], inbox: queue.SimpleQueue[Any]) -> None:
@@ -437,7 +447,7 @@ class _Pool:
 
     def send_case(self, slot: _Slot, case: Case, payload: bytes) -> None:
         self.cells[slot.number * _CELL] = math.inf
-        slot.case = case
+        slot.case, slot.given = case, None
         self._send(slot, payload)
 
     def late(self, slot: _Slot, now: float) -> str | None:
@@ -586,10 +596,10 @@ class Processes:
             step = pool.late(slot, now)
             if step is None:
                 continue
-            late_case = slot.case
+            late_case, given = slot.case, slot.given
             assert late_case is not None
             pool.kill(slot)
-            self.fresh.append(timeout_result(self.runner, late_case, step, blocked=False))
+            self.fresh.append(timeout_result(self.runner, late_case, step, False, given))
             if self.todo and not self.stopping():
                 pool.start(slot)
 
@@ -609,6 +619,8 @@ class Processes:
             self.broken = self.broken or value
         elif kind == "stop":
             self.pool.provider_stop = self.pool.provider_stop or value
+        elif kind == "given":
+            slot.given = value
         elif kind in ("unreadable", "result"):
             self._finished(slot, kind, value)
 

@@ -50,13 +50,23 @@ class Abandoned(BaseException):
 
 
 class Deadline:
-    """Where a case's current phase must end: set by the runner, read by a watcher."""
+    """Where a case's current phase must end: set by the runner, read by a watcher.
 
-    __slots__ = ("deadline", "step")
+    ``given`` is what the case's run gave the metric (its output and what the run
+    measured), told by :meth:`ran` before the metric is called: a metric that runs
+    out of time still shows the output it was given, and the run's time and cost.
+    """
+
+    __slots__ = ("deadline", "given", "step")
 
     def __init__(self) -> None:
         self.deadline = float("inf")
         self.step = METRIC_TIME_LIMIT
+        self.given: tuple[Any, Observation | None] | None = None
+
+    def ran(self, output: Any, seen: Observation | None) -> None:
+        """The run gave ``output`` (measured ``seen``); the metric is called next."""
+        self.given = (output, seen)
 
 
 class HasDeadline(Protocol):
@@ -214,6 +224,7 @@ class CaseRunner:
                 output, seen, failure = self._run(case, ctx, watch)
                 if failure is not None:
                     return failure
+                watch.ran(output, seen)  # shown if the metric then runs out of time
             elif seen is not None:
                 ctx.observation = seen
             stage = _COPY_INPUT  # _metric_copies says which copy failed (_BrokeAt)
@@ -451,6 +462,11 @@ def _add_paid(
     """What the case's calls cost now: none for a replayed output, nothing for a hit."""
     result.run_paid_usd = 0.0 if replayed or run is None else run.paid
     result.judge_paid_usd = 0.0 if judge is None else judge.paid
+
+
+def fill_measures(result: CaseResult, seen: Observation, *, replayed: bool) -> None:
+    """What the run measured (time, cost, calls) on ``result``."""
+    _fill_measures(result, seen, replayed=replayed)
 
 
 def _fill_measures(result: CaseResult, seen: Observation, *, replayed: bool) -> None:

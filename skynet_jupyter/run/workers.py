@@ -26,16 +26,18 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from functools import partial
+from typing import Any
 
 from ..core.contract import METRIC_TIME_LIMIT, RUN_FUNCTION
 from ..core.dataset import NO_OUTPUT, Case
+from ..core.observation import Observation
 from ..core.report import CaseResult
 from ..core.skynet_import import install_skynet_module
 from ..i18n import t
 from ..models.case_context import current_case as _current
 from .driver import TICK, Batch, Driven, NotRun, OnResult, drive, stops_the_run
 from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
-from .one_case import Abandoned, CaseRunner, Deadline, clock_held
+from .one_case import Abandoned, CaseRunner, Deadline, clock_held, fill_measures
 
 _NEVER = math.inf
 MAX_BLOCKED_THREADS = 16  # abandoned threads still blocked, per process, before we stop starting
@@ -291,10 +293,26 @@ class _Job:
         return list(self.todo)
 
 
-def timeout_result(runner: CaseRunner, case: Case, step: str, blocked: bool) -> CaseResult:
+def timeout_result(
+    runner: CaseRunner,
+    case: Case,
+    step: str,
+    blocked: bool,
+    given: tuple[Any, Observation | None] | None = None,
+) -> CaseResult:
+    """The result of a case past its limit.  A metric that ran out of time shows the
+    output it was given and what its run measured: ``given`` (the case's own, when the
+    output was known before; else what its run gave, ``Deadline.ran``)."""
     result = CaseResult(case.index, case.input, case.expected, failed_step=step)
     if case.output is not NO_OUTPUT:
         result.output = case.output
+        if case.measured is not None:
+            fill_measures(result, case.measured, replayed=True)
+            result.cached = True
+    elif step != RUN_FUNCTION and given is not None:
+        result.output, seen = given
+        if seen is not None:
+            fill_measures(result, seen, replayed=False)
     if step == RUN_FUNCTION:
         result.error = t("case.run_timeout", runner.lang, seconds=f"{runner.limits.run:g}")
     else:
@@ -392,7 +410,9 @@ class Threads:
     def _timed_out(self, watch: _Watch, case: Case, step: str, stuck: bool) -> CaseResult:
         if stuck and watch.thread is not None:
             _left_behind(watch.thread)
-        result = self.job.timed_out[case.index] = timeout_result(self.runner, case, step, stuck)
+        given = watch.given if case.output is NO_OUTPUT else None
+        result = timeout_result(self.runner, case, step, stuck, given)
+        self.job.timed_out[case.index] = result
         self.watches.remove(watch)
         if not self.job.stop:
             replacement = self.job.spawn()

@@ -32,7 +32,8 @@ def test_a_failed_case_points_at_the_metrics_own_line(project):
     commands = gh.report_annotations(report_of("failing.py"), "failing.py")
     assert len(commands) == 2
     assert commands[0].startswith(
-        "::error file=failing.py,line=4,title=Metric return value::Case 1: score raised "
+        "::error file=failing.py,line=4,title=Metric return value::Case 1: score raised before "
+        "returning: "
         "KeyError: 'missing'%0AHow to fix: score raised an exception at "
     )
     assert commands[1].startswith(

@@ -67,9 +67,13 @@ def test_the_suite_has_a_test_case_per_step_and_per_case(project):
     assert skipped.get("message") == "No run function: outputs come from the column 'prediction'."
     failure = steps["metric_return_value"].find("failure")
     assert failure.get("type") == "metric_return_value"
-    assert failure.get("message") == "Metric return value: Case 1: score raised KeyError: 'missing'"
+    assert (
+        failure.get("message")
+        == "Metric return value: Case 1: score raised before returning: KeyError: 'missing'"
+    )
     assert failure.text.startswith(
-        "Case 1: score raised KeyError: 'missing'\nHow to fix: score raised an exception at "
+        "Case 1: score raised before returning: KeyError: 'missing'\nHow to fix: score raised an "
+        "exception at "
     )
     advice = steps["feedback_advice"].findtext("system-out")
     assert advice.startswith("The 2 cases all have the score 1.")
@@ -77,7 +81,8 @@ def test_the_suite_has_a_test_case_per_step_and_per_case(project):
     broken = cases[8].find("failure")
     assert broken.get("type") == "metric_return_value"
     assert (
-        broken.get("message") == "failed at Metric return value: score raised KeyError: 'missing'"
+        broken.get("message")
+        == "failed at Metric return value: score raised before returning: KeyError: 'missing'"
     )
     assert broken.text.startswith("Traceback (most recent call last):\n")
     assert broken.text.endswith("KeyError: 'missing'")
@@ -264,13 +269,18 @@ def test_the_suite_and_the_annotations_are_in_the_reports_language(project):
     assert all(case.get("time") == "0.000" for case in cases[:7])  # a step takes no time
     failure = cases[4].find("failure")
     assert failure.get("message") == (
-        "Valeur de retour de la métrique : Cas 1 : score a levé KeyError: 'missing'"
+        "Valeur de retour de la métrique : Cas 1 : score a levé une exception avant de renvoyer "
+        "sa paire : KeyError: 'missing'"
     )
-    assert failure.text.startswith("Cas 1 : score a levé KeyError: 'missing'\nComment corriger : ")
+    assert failure.text.startswith(
+        "Cas 1 : score a levé une exception avant de renvoyer sa paire : KeyError: "
+        "'missing'\nComment corriger : "
+    )
     assert "\nConseils : L'optimiseur" in cases[6].findtext("system-out")
     assert cases[8].get("name") == 'cas 1: text: "bye"'
     assert cases[8].find("failure").get("message") == (
-        "échec à Valeur de retour de la métrique : score a levé KeyError: 'missing'"
+        "échec à Valeur de retour de la métrique : score a levé une exception avant de renvoyer "
+        "sa paire : KeyError: 'missing'"
     )
     assert cases[8].findtext("system-out").splitlines()[1] == '    entrée : text: "bye"'
     skipped = cases[3].find("skipped")
@@ -278,7 +288,8 @@ def test_the_suite_and_the_annotations_are_in_the_reports_language(project):
     commands = gh.report_annotations(report, "failing.py")
     assert commands[0].startswith(
         "::error file=failing.py,line=4,title=Valeur de retour de la métrique::Cas 1 : score a "
-        "levé KeyError: 'missing'%0AComment corriger : score a levé une exception à "
+        "levé une exception avant de renvoyer sa paire : KeyError: 'missing'%0AComment "
+        "corriger : score a levé une exception à "
     )
     every = suite_of(report_of("one_argument.py"), "one_argument.py").findall("testcase")[-1]
     assert every.get("time") == "0.000"
@@ -291,3 +302,15 @@ def test_the_documents_time_is_the_sum_of_its_suites():
     second.set("time", "1.25")
     root = ET.fromstring(junit.junit_document([ET.tostring(s, "unicode") for s in (first, second)]))
     assert root.get("time") == "1.750"
+
+
+def test_a_check_without_a_verdict_is_its_own_test_case_not_metric_loads():
+    # Issue 43, C1: the metric loaded; the check's process ended before its report.
+    said = "Pas de verdict : le processus s'est terminé (sk-abcdefghijklmnop)."
+    suite = ET.fromstring(junit.no_report_suite("proj/m.py", said, "fr", no_verdict=True))
+    (case,) = suite
+    assert case.get("name") == "no_verdict: La vérification a écrit son rapport"
+    failure = case.find("failure")
+    assert failure.get("type") == "no_verdict"
+    assert failure.get("message") == "Pas de verdict : le processus s'est terminé (sk-[redacted])."
+    assert [suite.get(name) for name in ("tests", "failures", "errors")] == ["1", "1", "0"]

@@ -46,7 +46,10 @@ def test_a_failing_check_exits_1_naming_the_step_and_the_case(project, capfd):
     assert cli("failing.py", *COLUMN) == 1
     out = capfd.readouterr().out
     assert out.startswith("Contract check failed — metric 'failing.py' · 3 cases")
-    assert "  ✗ Metric return value: Case 1: score raised KeyError: 'missing'\n" in out
+    assert (
+        "  ✗ Metric return value: Case 1: score raised before returning: KeyError: 'missing'\n"
+        in out
+    )
 
 
 def test_json_is_the_one_document_on_stdout_with_every_case(project, capfd):
@@ -79,7 +82,7 @@ def test_format_github_puts_the_annotations_before_the_report(project, capfd):
     lines = capfd.readouterr().out.splitlines()
     assert lines[0].startswith(
         "::error file=failing.py,line=4,title=Metric return value::"
-        "Case 1: score raised KeyError: 'missing'%0AHow to fix: "
+        "Case 1: score raised before returning: KeyError: 'missing'%0AHow to fix: "
     )
     assert lines[1].startswith("::warning file=failing.py,title=Feedback advice::")
     assert lines[2].startswith("::stop-commands::")  # the report after them runs no command
@@ -145,11 +148,14 @@ def test_a_metric_that_ends_its_process_is_no_verdict_exit_3(project, capfd):
     assert cli("killed.py", *COLUMN, "--junit-xml", "k.xml", "--format", "github") == 3
     out, err = capfd.readouterr()
     assert "(it was killed by the signal SIGKILL)" in err
-    # No message from the child: JUnit and the annotation say there is no report, and why.
-    no_report = "No report for killed.py (exit code 3): the lines above say why."
-    assert out == f"::error file=killed.py,title=skynet-check::{no_report}\n"
-    failure = ET.parse(project / "k.xml").getroot().find("testsuite/testcase/failure")
-    assert failure.get("message") == no_report and failure.get("type") == "metric_loads"
+    # No message from the child: JUnit and the annotation say the no-verdict sentence
+    # (issue 43, C1: neither has "lines above"), and the metric loaded: no "Metric loads".
+    killed = said.replace("it exited with code 0", "it was killed by the signal SIGKILL")
+    assert out == f"::error file=killed.py,title=skynet-check::{killed}\n"
+    case = ET.parse(project / "k.xml").getroot().find("testsuite/testcase")
+    assert case.get("name") == "no_verdict: The check wrote its report"
+    failure = case.find("failure")
+    assert failure.get("message") == killed and failure.get("type") == "no_verdict"
 
 
 def test_a_metric_still_importing_past_load_timeout_is_stopped_exit_2(project, capfd):

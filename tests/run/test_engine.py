@@ -137,7 +137,10 @@ def test_a_runaway_loop_is_stopped(tickets):
 @pytest.mark.parametrize(
     ("body", "says"),
     [
-        ("raise ZeroDivisionError('division by zero')", "score raised ZeroDivisionError"),
+        (
+            "raise ZeroDivisionError('division by zero')",
+            "score raised before returning: ZeroDivisionError",
+        ),
         ("import sys; sys.exit(2)", "sys.exit(2)"),
         ("return score(input, output, expected)", "recursed without end"),
         ("return undefined_helper(output)", "define or import 'undefined_helper'"),
@@ -571,7 +574,7 @@ def test_model_costs_of_the_run_and_of_the_judge_are_counted_apart(tickets):
     assert (ok.measured.input_tokens, ok.measured.output_tokens) == (10, 2)
     # A failing metric keeps what was measured, and what its judge cost.
     assert failed.failed_step == "metric_return_value"
-    assert failed.error == "score raised ValueError: the judge gave up"
+    assert failed.error == "score raised before returning: ValueError: the judge gave up"
     assert (failed.cost_usd, failed.judge_cost_usd, failed.model_calls) == (0.002, 0.0005, 2)
     assert failed.run_ms == failed.measured.run_ms and failed.run_ms > 0
     assert failed.metric_ms is not None and failed.metric_ms >= 0
@@ -625,15 +628,23 @@ def test_a_failing_case_from_the_cache_is_marked_cached(tickets, server):
     ("body", "english", "french"),
     [
         ("return 0.5, 'x'", "The side information 'x'", "Les informations annexes 'x'"),
-        ("raise ValueError('no')", "score raised ValueError: no", "score a levé ValueError: no"),
-        ("raise ValueError()", "score raised ValueError", "score a levé ValueError"),
+        (
+            "raise ValueError('no')",
+            "score raised before returning: ValueError: no",
+            "score a levé une exception avant de renvoyer sa paire : ValueError: no",
+        ),
+        (
+            "raise ValueError()",
+            "score raised before returning: ValueError",
+            "score a levé une exception avant de renvoyer sa paire : ValueError",
+        ),
         ("import sys; sys.exit(3)", "score called sys.exit(3)", "score a appelé sys.exit(3)"),
         ("return score(input, output, expected)", "score recursed", "score a fait une récursion"),
         ("return nowhere", "score uses the name 'nowhere'", "score utilise le nom 'nowhere'"),
         (
             "raise ImportError('gone', name='gone_module')",  # has .name, but is no NameError
-            "score raised ImportError: gone",
-            "score a levé ImportError: gone",
+            "score raised before returning: ImportError: gone",
+            "score a levé une exception avant de renvoyer sa paire : ImportError: gone",
         ),
     ],
 )
@@ -767,9 +778,12 @@ def test_models_reach_the_run_through_check_and_run_case(tickets):
 def test_run_case_speaks_english_by_default_and_the_language_it_is_given(tickets):
     (case, *_) = load_cases(tickets, outputs="label")
     source = "def score(input, output, expected=None):\n    raise ValueError('no')\n"
-    assert sj.run_case(source, case, always_billing).error == "score raised ValueError: no"
+    assert (
+        sj.run_case(source, case, always_billing).error
+        == "score raised before returning: ValueError: no"
+    )
     french = sj.run_case(source, case, always_billing, lang="fr")
-    assert french.error == "score a levé ValueError: no"
+    assert french.error == "score a levé une exception avant de renvoyer sa paire : ValueError: no"
 
 
 def test_exclusive_and_missing_outputs_say_exactly_what_to_do(tickets):
@@ -979,7 +993,7 @@ def test_odd_failures_still_give_one_readable_sentence(tickets):
     assert case.error == "run(artifact, input) raised Unprintable: <exception str() failed>"
     source = "def score(input, output, expected=None):\n    raise ValueError()\n"
     report = sj.check(source, tickets, outputs="label", output_column="label", cases=1)
-    assert report.cases[0].error == "score raised ValueError"  # no dangling colon
+    assert report.cases[0].error == "score raised before returning: ValueError"  # no dangling colon
     rows = [dict(tickets[0], lock=threading.Lock())]
     (case,) = sj.check(exact, rows, outputs="label", run=always_billing).cases
     assert case.failed_step == "run_function"
