@@ -24,6 +24,7 @@ from ..core.dataset import Case, DataError
 from ..core.keywords import OPTIMIZER, OptimizerKeywords
 from ..core.metric import Metric
 from ..core.options import RunOptions, speaks_its_options_language
+from ..core.report import CheckReport
 from ..i18n import current_lang, t
 from ..optimizers.gepa_adapter import ReflectionModel, import_gepa
 from ..optimizers.optimize import (
@@ -33,6 +34,7 @@ from ..optimizers.optimize import (
     split_cases,
 )
 from ..optimizers.report import OptimizeEvent, OptimizeReport
+from ..optimizers.tool_rules import keeping_partial
 from ..quality import _scoring
 from ..quality.agreement import BINARY, human_columns, label_kind, label_value, missing_label
 from ..run.engine import RunCache, chosen_cases, execute_cases
@@ -114,34 +116,54 @@ def align_with(
     humans = humans.only([case.index for case in wanted])
     _enough(humans, humans.labels)
 
-    # The old instructions judge every labelled case once: the held-out "before", and the
-    # outputs every candidate judges again (run is never called again).
-    if on_event is not None:
-        on_event(AlignEvent("outputs", _empty_report(loaded, judge_prompt, humans)))
-    first = execute_cases("eval", loaded, wanted, options, on_event=None, run_cache=run_cache)
-    judged = [r for r in first.cases if _scoring.has_output(r)]
-    if first.interrupted:
-        raise KeyboardInterrupt
-    _enough(humans, [r.index for r in judged])
-    known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
-    train, held = split_cases(known, val, seed)
+    report = _empty_report(loaded, judge_prompt, humans)  # what an exception carries
+    with keeping_partial(lambda: report):
+        _tell(on_event, "outputs", report)
+        # The old instructions judge every labelled case once: the held-out "before", and
+        # the outputs every candidate judges again (run is never called again).
+        first = execute_cases("eval", loaded, wanted, options, on_event=None, run_cache=run_cache)
+        if first.interrupted:
+            raise KeyboardInterrupt
+        report.first_pass_calls = len(first.cases)
+        if first.stop is not None:  # the judge's key (or model): no GEPA, no verdict
+            return _stopped(report, first, started, on_event)
+        judged = [r for r in first.cases if _scoring.has_output(r)]
+        _enough(humans, [r.index for r in judged])
+        known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
+        train, held = split_cases(known, val, seed)
 
-    report = _empty_report(loaded, judge_prompt, humans)
-    report.prompt = judge_prompt
-    report.rationale_column = rationale
-    report.optimization = _optimization_report(report, loaded, budget, max_cost, train)
-    report.train_cases = [case.index for case in train]
-    report.held_out_cases = [case.index for case in held]
-    report.left_out = tuple(sorted(set(humans.labels) - {r.index for r in judged}))
-    report.first_pass_calls = len(first.cases)
-    by_index = {r.index: r for r in first.cases}
-    report.held_out[0] = humans.report(loaded.name, [by_index[c.index] for c in held], report.lang)
+        report.prompt = judge_prompt
+        report.rationale_column = rationale
+        report.optimization = _optimization_report(report, loaded, budget, max_cost, train)
+        report.train_cases = [case.index for case in train]
+        report.held_out_cases = [case.index for case in held]
+        report.left_out = tuple(sorted(set(humans.labels) - {r.index for r in judged}))
+        by_index = {r.index: r for r in first.cases}
+        held_results = [by_index[c.index] for c in held]
+        report.held_out[0] = humans.report(loaded.name, held_results, report.lang)
 
-    adapter = JudgeAdapter(judge_prompt, humans, options)
-    for result in first.cases:
-        adapter.spend.add_case(result)
-    _search(report, adapter, reflection, train, held, max_cost, seed, on_event)
+        adapter = JudgeAdapter(judge_prompt, humans, options)
+        for result in first.cases:
+            adapter.spend.add_case(result)
+        _search(report, adapter, reflection, train, held, max_cost, seed, on_event)
+        report.elapsed_s = _scoring.clock() - started
+    return report
+
+
+def _stopped(
+    report: AlignReport, first: CheckReport, started: float, on_event: AlignListener | None
+) -> AlignReport:
+    """The alignment stopped at its first pass for the judge's key (or model): the report
+    says the stop's sentence, with what the first pass cost, and nothing more."""
+    stop = first.stop
+    assert stop is not None
+    report.stop = report.optimization.stop = stop
+    report.optimization.stopped = stop.kind
+    for result in first.cases:  # what finished was paid for
+        report.optimization.cost_usd.add_case(result)
+    report.finished = report.optimization.finished = True
     report.elapsed_s = _scoring.clock() - started
+    _tell(on_event, "finished", report)
     return report
 
 
@@ -219,8 +241,10 @@ def _search(
         gepa_options={},
         on_event=relay,
     )
+    report.stop = report.optimization.stop  # the judge's or the reflection model's key
     best = report.optimization.best
-    if best is not None and best.index not in report.held_out and not report.interrupted:
+    unjudged = best is not None and best.index not in report.held_out
+    if unjudged and best is not None and not report.interrupted and report.stop is None:
         judge_held_out(best.index, best.text)
     report.advice = _why_not(report)
     report.finished = report.optimization.finished = True
@@ -287,8 +311,9 @@ def _enough(humans: HumanLabels, cases: Collection[int]) -> None:
 
 
 def _why_not(report: AlignReport) -> list[str]:
-    """Why the held-out agreement did not improve, in plain sentences."""
-    if report.improved or report.before is None:
+    """Why the held-out agreement did not improve, in plain sentences (none after a key
+    problem: the judge is not to blame)."""
+    if report.improved or report.before is None or report.stop is not None:
         return []
     lang = report.lang
     notes: list[str] = []

@@ -29,6 +29,7 @@ from ..optimizers.gepa_adapter import (
     numbered_back,
 )
 from ..optimizers.report import Costs
+from ..optimizers.tool_rules import stop_if_the_run_stopped
 from ..quality import _scoring
 from ..quality.agreement import (
     BINARY,
@@ -217,6 +218,7 @@ class JudgeAdapter:
             self.spend.add_case(result)
         if report.interrupted:
             raise KeyboardInterrupt
+        stop_if_the_run_stopped(report, cases)  # the judge's key: the alignment stops
         return numbered_back(report.cases, cases)
 
     def evaluate(

@@ -17,6 +17,7 @@ from ..optimizers.render import (
     cost_line,
     diff_html,
     diff_text,
+    past_max_cost_line,
     proposals_html,
     proposals_text,
     stopped_line,
@@ -55,6 +56,8 @@ def title(report: AlignReport) -> tuple[str, str]:
         "after": _headline_value(report.after),
         "count": len(report.held_out_cases),
     }
+    if report.stop is not None:  # the judge's key (or model): said first, no verdict
+        return report.stop.sentence, "flat"
     if not report.finished:
         if report.before is None:
             return t("align.running", lang, **fields), "run"
@@ -107,6 +110,9 @@ def status_lines(report: AlignReport) -> list[str]:
     stopped = stopped_line(optimization) if optimization.finished else ""
     if stopped:
         lines.append(stopped)
+    past = past_max_cost_line(optimization)
+    if past:
+        lines.append(past)
     if optimization.error:
         lines.append(optimization.error)
     return lines

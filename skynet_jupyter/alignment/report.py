@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     import os
 
     from ..core.metric import Metric
+    from ..core.report import RunStop
     from .judge_prompt import JudgePrompt
 
 __all__ = ["AlignEvent", "AlignListener", "AlignReport", "Flip"]
@@ -52,7 +53,10 @@ class AlignReport(ShowsItself):
     old instructions and with those GEPA found best on the training cases.
     ``best_prompt`` is the new text (the old one when the held-out agreement did
     not improve), ``metric`` the metric with it, ``flips`` the held-out cases that
-    changed either way; ``advice`` says why when nothing improved.
+    changed either way; ``advice`` says why when nothing improved.  ``stop`` is set
+    when the judge's model key (missing or refused), or a missing model, stopped the
+    alignment (a :class:`~skynet_jupyter.core.report.RunStop`): its sentence is the
+    head, and no agreement is claimed.
     """
 
     metric_name: str
@@ -73,6 +77,7 @@ class AlignReport(ShowsItself):
     advice: list[str] = field(default_factory=list)
     finished: bool = False
     elapsed_s: float = 0.0
+    stop: RunStop | None = None  # a key or model problem stopped it: no verdict
     prompt: JudgePrompt | None = field(default=None, repr=False, compare=False)
 
     # --- the measures -------------------------------------------------------------

@@ -40,12 +40,14 @@ from ..core.report import CaseResult
 from ..i18n import resolve_lang, t
 from ..run.engine import Listener, RunCache, execute_cases
 from .report import Costs
+from .tool_rules import stop_if_the_run_stopped
 
 __all__ = [
     "GepaMissing",
     "ReflectionModel",
     "SkynetGEPAAdapter",
     "failure_feedback",
+    "list_price",
     "optimizer_options",
     "options_apart",
     "to_gepa_adapter",
@@ -93,6 +95,12 @@ def import_gepa(lang: str | None = None) -> Any:
         command = install_command("gepa")
         raise GepaMissing(t("optimize.needs_gepa", resolve_lang(lang), command=command)) from None
     return gepa
+
+
+def list_price(result: CaseResult) -> float:
+    """What a case's calls cost at their price, the run's and the judge's, whether they were
+    paid now or answered from a cache (a cached case keeps the price it was made at)."""
+    return (result.cost_usd or 0.0) + (result.judge_cost_usd or 0.0)
 
 
 def failure_feedback(result: CaseResult, lang: str) -> str:
@@ -223,6 +231,7 @@ class SkynetGEPAAdapter:
         self.run_cache = RunCache() if run_cache is None else run_cache
         self.on_event = on_event
         self.spend = Costs()  # task and judge; the reflection model counts its own
+        self.priced = 0.0  # every case at its price, a call the cache answered included
         self.metric_calls = 0
         self.failed_cases = 0
         self.current_artifact: Any = None  # what run receives in the evaluation under way
@@ -256,6 +265,7 @@ class SkynetGEPAAdapter:
         scores, outputs, trajectories, named = [], [], [], []
         for result in results:
             self.spend.add_case(result, ran_now=True)
+            self.priced += list_price(result)
             if result.passed and result.score is not None:
                 score, feedback = float(result.score), result.feedback or ""
             else:
@@ -300,10 +310,13 @@ class SkynetGEPAAdapter:
             on_event=self.on_event,
             run_cache=self.run_cache,
         )
-        if report.interrupted:
+        if report.interrupted or report.stop is not None:
             for result in report.cases:  # what finished was paid for
                 self.spend.add_case(result, ran_now=True)
+                self.priced += list_price(result)
+        if report.interrupted:
             raise KeyboardInterrupt
+        stop_if_the_run_stopped(report, cases)  # a key problem: no further GEPA evaluation
         return numbered_back(report.cases, cases)
 
     def make_reflective_dataset(
@@ -354,6 +367,10 @@ class ReflectionModel:
     which receives the prompt as ``instructions`` and ``None`` as input.
     ``total_cost`` (what GEPA's cost stopper reads), ``calls`` and
     ``cost_known`` add up every call; ``prompts`` keeps what was asked.
+
+    Once a call failed, the model is not asked again: the tool stops on it
+    (``error``), and GEPA's retry of a failed batched proposal, task by task,
+    gets the same error without a request (a refused key is sent once).
     """
 
     def __init__(self, model: Any) -> None:
@@ -375,6 +392,8 @@ class ReflectionModel:
         from ..models.llm import complete
 
         text = prompt if isinstance(prompt, str) else _messages_text(prompt)
+        if self.error is not None:
+            raise self.error
         try:
             reply = complete(self.model, text, None)
         except Exception as problem:

@@ -35,7 +35,7 @@ from ..core.options import (
     refuse_count,
     speaks_its_options_language,
 )
-from ..core.report import ADVICE, CaseResult, CheckReport
+from ..core.report import ADVICE, CaseResult, CheckReport, RunStop
 from ..i18n import t
 from ..models.settings import ModelNotConfigured, current_settings
 from ..run.engine import CaseFinished, RunCache, chosen_cases
@@ -49,6 +49,7 @@ from .report import (
     OptimizeReport,
     Proposal,
 )
+from .tool_rules import ToolStopped, keeping_partial, reflection_stop
 
 __all__ = [
     "Candidate",
@@ -100,13 +101,27 @@ class _Recorder:
     seed_results: list[CaseResult] = field(default_factory=list)
     skipped_perfect: int = 0
     errors: list[BaseException] = field(default_factory=list)
+    stop: RunStop | None = None  # a run stopped for a configuration problem: so does GEPA
 
-    # GEPA swallows exceptions raised in callbacks: keep ours to raise after the run.
+    # GEPA swallows exceptions raised in callbacks: keep ours to raise after the run (GEPA
+    # stops at its next check: a listener that raised ends the run, as in evaluate).
     def _guard(self, action: Callable[[], None]) -> None:
         try:
             action()
+        except ToolStopped as stopped:  # the held-out judging of align's relay, say
+            self.stop = self.stop or stopped.stop
         except Exception as problem:
             self.errors.append(problem)
+
+    def ended(self, state: Any = None) -> bool:
+        """GEPA's stop callback: a listener raised, or a run stopped for a key problem."""
+        return bool(self.errors) or self.stop is not None
+
+    def on_error(self, event: Any) -> None:
+        # GEPA told to go on after errors (raise_on_exception=False) still stops on a key.
+        problem = event["exception"]
+        if isinstance(problem, ToolStopped):
+            self.stop = self.stop or problem.stop
 
     def emit(self, kind: str) -> None:
         report = self.report
@@ -489,11 +504,14 @@ def optimize_cases(
     on_event: OptimizeListener | None = None,
     gepa_options: Mapping[str, Any] | None = None,
     started: float | None = None,
+    at_list_price: bool = False,
 ) -> OptimizeReport:
     """One GEPA run on cases already split (``race`` gives every metric the same ones).
 
     ``options.artifact`` is the seed; ``reflection_model`` the model itself (not
-    None); ``gepa_options`` are checked again.  The rest is :func:`optimize_with`'s.
+    None); ``gepa_options`` are checked again; ``at_list_price`` is
+    :func:`drive_gepa`'s (a race's share buys every run the same work).  The rest
+    is :func:`optimize_with`'s.
     """
     started = time.perf_counter() if started is None else started
     artifact = options.artifact
@@ -514,22 +532,24 @@ def optimize_cases(
     adapter = SkynetGEPAAdapter.with_options(
         metric, adapter_component, options, run_cache=run_cache
     )
-    recorder = drive_gepa(
-        report,
-        adapter,
-        reflection,
-        seed_candidate,
-        train,
-        validation,
-        max_cost=max_cost,
-        seed=seed,
-        gepa_options=gepa_given,
-        on_event=on_event,
-    )
-    report.advice = diagnose(report, recorder, metric, gepa_given)
-    report.elapsed_s = time.perf_counter() - started
-    report.finished = True
-    recorder.emit("finished")
+    with keeping_partial(lambda: report):  # an exception leaving carries this report
+        recorder = drive_gepa(
+            report,
+            adapter,
+            reflection,
+            seed_candidate,
+            train,
+            validation,
+            max_cost=max_cost,
+            seed=seed,
+            gepa_options=gepa_given,
+            on_event=on_event,
+            at_list_price=at_list_price,
+        )
+        report.advice = diagnose(report, recorder, metric, gepa_given)
+        report.elapsed_s = time.perf_counter() - started
+        report.finished = True
+        recorder.emit("finished")
     return report
 
 
@@ -559,6 +579,7 @@ def drive_gepa(
     seed: int,
     gepa_options: dict[str, Any],
     on_event: OptimizeListener | None,
+    at_list_price: bool = False,
 ) -> _Recorder:
     """Run ``gepa.optimize`` on ``adapter`` for ``report.budget`` metric calls, recording
     in ``report`` what GEPA did and why it stopped (the caller finishes the report).
@@ -566,18 +587,18 @@ def drive_gepa(
     ``adapter`` is a GEPA adapter with the ``SkynetGEPAAdapter`` attributes the
     recorder reads: ``spend``, ``failed_cases``, ``current_artifact``, ``on_event``.
     ``gepa_options`` are checked ``gepa.optimize`` options (they gain a minibatch size).
+    ``at_list_price``: ``max_cost`` counts every call at its price, one the run cache
+    answered included (``adapter.priced``), so a run's share buys the same work
+    whatever the cache holds (a race's runs); the report still says what was paid.
     """
     gepa = import_gepa()
-    language = report.lang
     gepa_given = gepa_options
     recorder = _Recorder(report, adapter, reflection, validation, on_event)
     adapter.on_event = recorder.on_engine_event
-    cost_stop = (
-        _CostStop(max_cost, lambda: _costs(adapter.spend, reflection).total)
-        if max_cost is not None
-        else None
-    )
-    stoppers: list[Any] = [_ReflectionStop(reflection)]
+    cost_stop = None
+    if max_cost is not None:
+        cost_stop = _CostStop(max_cost, _spent(adapter, reflection, at_list_price))
+    stoppers: list[Any] = [_ReflectionStop(reflection), recorder.ended]
     if cost_stop is not None:
         stoppers.append(cost_stop)
     given = gepa_given.pop("stop_callbacks", None)
@@ -602,10 +623,33 @@ def drive_gepa(
         )
     except KeyboardInterrupt:
         report.stopped = "interrupted"
+    except ToolStopped as stopped:  # a run stopped for a key problem: raised out of GEPA
+        recorder.stop = recorder.stop or stopped.stop
     if recorder.errors:
         raise recorder.errors[0]
     if result is not None:
         report.calls = max(report.calls, int(getattr(result, "total_metric_calls", 0) or 0))
+    _why_it_stopped(report, recorder, reflection, cost_stop)
+    return recorder
+
+
+def _spent(adapter: Any, reflection: ReflectionModel, at_list_price: bool) -> Callable[[], float]:
+    """What ``max_cost`` is checked against: what was paid, or every call at its price."""
+    if at_list_price:
+        return lambda: float(adapter.priced) + reflection.cost_usd
+    return lambda: _costs(adapter.spend, reflection).total
+
+
+def _why_it_stopped(
+    report: OptimizeReport,
+    recorder: _Recorder,
+    reflection: ReflectionModel,
+    cost_stop: _CostStop | None,
+) -> None:
+    """``report.stopped`` (and ``stop``, ``error``) from how GEPA's run ended."""
+    report.stop = recorder.stop or reflection_stop(reflection.error, report.lang)
+    if report.stop is not None and report.stopped is None:
+        report.stopped = report.stop.kind  # what is said is the stop's sentence
     if report.stopped is None:
         if reflection.error is not None:
             report.stopped = "reflection_error"
@@ -615,15 +659,16 @@ def drive_gepa(
             report.stopped = "budget"
     # A proposal the reflection model never wrote (it failed, or Ctrl-C came) is no proposal.
     report.proposals = [p for p in report.proposals if p.text is not None]
-    if reflection.error is not None:
-        report.error = t("optimize.reflection_failed", language, error=_one_line(reflection.error))
-    return recorder
+    if reflection.error is not None and report.stop is None:  # a stop says its own sentence
+        error = _one_line(reflection.error)
+        report.error = t("optimize.reflection_failed", report.lang, error=error)
 
 
 def _one_line(problem: BaseException) -> str:
+    """The error on one line, without its closing period: the sentence around it has one."""
     from ..core.secrets import redact
 
-    text = " ".join(redact(str(problem)).split())
+    text = " ".join(redact(str(problem)).split()).rstrip(".")
     return f"{type(problem).__name__}: {text}" if text else type(problem).__name__
 
 
@@ -686,8 +731,9 @@ def _validation_saturated(report: OptimizeReport, recorder: _Recorder) -> list[s
 def diagnose(
     report: OptimizeReport, recorder: _Recorder, metric: Metric, gepa_options: dict[str, Any]
 ) -> list[str]:
-    """Likely causes, in plain sentences, when no candidate beat the seed."""
-    if report.improved or report.seed_score is None:
+    """Likely causes, in plain sentences, when no candidate beat the seed (none when a key
+    problem stopped the run: the metric is not to blame)."""
+    if report.improved or report.seed_score is None or report.stop is not None:
         return []
     lang = report.lang
     notes: list[str] = []

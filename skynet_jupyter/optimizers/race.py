@@ -15,8 +15,13 @@ text.  ``race`` answers which teaches it better, fairly:
 
 ``budget`` is per GEPA run (each metric, each seed), so the race may make
 ``budget x metrics x repeats`` metric calls in all, bounded before anything
-runs; ``max_cost`` is in dollars for the whole race.  Ctrl-C returns the
-partial report, marked interrupted.
+runs.  ``max_cost`` is in dollars for the whole race: the referee's scoring is
+kept apart, and every run gets the same share of the rest, counted at the price
+of every call (a call the run cache answered included), so identical metrics
+get identical runs; reaching its share ends that run only (``_Race``).  A key
+problem stops the race with its sentence and no verdict; Ctrl-C returns the
+partial report, marked interrupted; any other exception carries it as
+``.skynet_report`` (``tool_rules``).
 """
 
 from __future__ import annotations
@@ -39,9 +44,10 @@ from ..core.options import (
     refuse_count,
     speaks_its_options_language,
 )
+from ..core.report import CheckReport
 from ..i18n import t
 from ..run.engine import RunCache, chosen_cases, execute_cases
-from .gepa_adapter import import_gepa
+from .gepa_adapter import import_gepa, list_price
 from .optimize import (
     DEFAULT_MINIBATCH,
     check_stops,
@@ -50,7 +56,8 @@ from .optimize import (
     split_cases,
 )
 from .race_report import RaceEntry, RaceEvent, RaceListener, RaceReport, RaceRun
-from .report import Costs, OptimizeEvent
+from .report import Costs, OptimizeEvent, OptimizeReport
+from .tool_rules import ToolStopped, keeping_partial, stop_if_the_run_stopped
 
 __all__ = ["MIN_HELD_OUT", "RaceReport", "race", "race_with"]
 
@@ -190,28 +197,32 @@ def race_with(
         train_size=len(train),
         val_size=len(validation),
     )
-    race = _Race(report, judge, held, options, run_cache, on_event, max_cost)
-    try:
-        race.emit("started")
-        report.seed_scores, report.seed_failures = race.referee_scores(options.artifact)
-        for repeat in range(repeats):
-            run_seed = seed + repeat
-            train, validation = split_cases(rest, val, run_seed, lang)
-            for entry in report.entries:
-                if not race.run_one(
-                    entry,
-                    loaded[entry.name],
-                    train,
-                    validation,
-                    run_seed,
-                    budget=budget,
-                    model=model,
-                    gepa_options=gepa_options,
-                ):
-                    return race.finish(started)
-    except KeyboardInterrupt:
-        report.stopped = "interrupted"
-    return race.finish(started)
+    race = _Race(report, judge, held, options, run_cache, on_event)
+    with keeping_partial(lambda: report):  # an exception leaving carries the race so far
+        try:
+            race.emit("started")
+            race.score_the_seed()
+            for repeat in range(repeats):
+                if not race.round_can_start():
+                    break
+                run_seed = seed + repeat
+                train, validation = split_cases(rest, val, run_seed, lang)
+                for entry in report.entries:
+                    race.run_one(
+                        entry,
+                        loaded[entry.name],
+                        train,
+                        validation,
+                        run_seed,
+                        budget=budget,
+                        model=model,
+                        gepa_options=gepa_options,
+                    )
+        except KeyboardInterrupt:
+            report.stopped = "interrupted"
+        except ToolStopped as stopped:  # a key problem: no further run, no verdict
+            report.stop, report.stopped = stopped.stop, stopped.stop.kind
+        return race.finish(started)
 
 
 def _refuse_budget_below_one_proposal(budget: int, train: int, validation: int, lang: str) -> None:
@@ -272,21 +283,7 @@ def _held_out(
 ) -> tuple[list[Case], list[Case]]:
     """(held-out, the rest): chosen first, by ``seed``, so no GEPA run ever sees them."""
     total = len(cases)
-    if held_out is None:
-        count = max(MIN_HELD_OUT, round(DEFAULT_HELD_OUT * total))
-    elif isinstance(held_out, bool) or not isinstance(held_out, int | float):
-        raise ValueError(t("race.bad_held_out", lang, value=repr(held_out)))
-    elif isinstance(held_out, float) and 0 < held_out < 1:
-        count = round(held_out * total)
-    elif held_out >= 1 and float(held_out).is_integer():
-        count = int(held_out)
-    else:
-        raise ValueError(t("race.bad_held_out", lang, value=repr(held_out)))
-    if count < MIN_HELD_OUT or (held_out is None and total - count < 2):
-        least = MIN_HELD_OUT + 2 if held_out is None else max(total, MIN_HELD_OUT + 2)
-        count = min(count, max(total - 2, 0))  # what could be held out of so few
-        fields = {"count": count, "total": total, "least": MIN_HELD_OUT, "cases": least}
-        raise DataError(t("race.too_few_held_out", lang, **fields))
+    count = _held_out_count(held_out, total, lang)
     # GEPA needs a training and a validation case at least, besides the held-out ones.
     if total - count < 2:
         left = max(total - count, 0)
@@ -295,9 +292,47 @@ def _held_out(
     held = [case for place, case in enumerate(cases) if place in held_places]
     rest = [case for place, case in enumerate(cases) if place not in held_places]
     if len(held) < MIN_HELD_OUT:  # identical rows kept together left too few apart
-        fields = {"count": len(held), "total": total, "least": MIN_HELD_OUT, "cases": total}
-        raise DataError(t("race.too_few_held_out", lang, **fields))
+        fields = {"count": len(held), "total": total, "least": MIN_HELD_OUT}
+        raise DataError(t("race.held_out_grouped", lang, **fields))
     return held, rest
+
+
+def _held_out_count(held_out: float | int | None, total: int, lang: str) -> int:
+    """How many cases ``held_out`` holds out of ``total``; too few is refused with the
+    value that would do (a count, or the smallest share), never a count of cases the
+    user already has."""
+    least_cases = MIN_HELD_OUT + 2  # and a training and a validation case for GEPA
+    if total < least_cases:
+        said = t("race.too_few_cases", lang, total=total, least=MIN_HELD_OUT, cases=least_cases)
+        raise DataError(said)
+    if held_out is None:
+        return max(MIN_HELD_OUT, round(DEFAULT_HELD_OUT * total))
+    if isinstance(held_out, bool) or not isinstance(held_out, int | float):
+        raise ValueError(t("race.bad_held_out", lang, value=repr(held_out)))
+    if isinstance(held_out, float) and 0 < held_out < 1:
+        count = round(held_out * total)
+        if count < MIN_HELD_OUT:
+            fields = {"value": held_out, "count": count, "total": total, "least": MIN_HELD_OUT}
+            share = least_share(total)
+            raise DataError(t("race.held_out_share_too_small", lang, share=share, **fields))
+        return count
+    if held_out >= 1 and float(held_out).is_integer():
+        if held_out < MIN_HELD_OUT:
+            said = t("race.held_out_count_too_small", lang, count=int(held_out), least=MIN_HELD_OUT)
+            raise DataError(said)
+        return int(held_out)
+    raise ValueError(t("race.bad_held_out", lang, value=repr(held_out)))
+
+
+def least_share(total: int) -> float:
+    """The smallest share of ``total`` cases, to two significant digits, that holds out
+    ``MIN_HELD_OUT`` cases (as ``held_out=`` rounds it)."""
+    exact = MIN_HELD_OUT / total
+    scale = 10 ** (1 - math.floor(math.log10(exact)))  # two significant digits
+    share = math.ceil(round(exact * scale, 9)) / scale
+    while round(share * total) < MIN_HELD_OUT:  # round() halves to even: 4.5 is 4
+        share = round(share + 1 / scale, 12)
+    return share
 
 
 def _held_places(cases: list[Case], count: int, seed: int) -> set[int]:
@@ -319,7 +354,14 @@ def _held_places(cases: list[Case], count: int, seed: int) -> set[int]:
 
 
 class _Race:
-    """The race as it runs: the report it fills, the referee's scoring, the cost stop."""
+    """The race as it runs: the report it fills, the referee's scoring, the money.
+
+    The money (``max_cost``) is split before the first run: the referee's scoring of
+    the held-out cases is kept apart (the seed's, paid, and one more per run at the
+    seed's price), and every run gets the same share of the rest, whatever the runs
+    before it spent.  Reaching its share ends that run only; a round of seeds starts
+    only while the race has money left, so every metric has as many runs as the others.
+    """
 
     def __init__(
         self,
@@ -329,10 +371,9 @@ class _Race:
         options: RunOptions,
         run_cache: RunCache | None,
         on_event: RaceListener | None,
-        max_cost: float | None,
     ) -> None:
         self.report, self.judge, self.held, self.options = report, judge, held, options
-        self.run_cache, self.on_event, self.max_cost = run_cache, on_event, max_cost
+        self.run_cache, self.on_event = run_cache, on_event
 
     def emit(self, kind: str, entry: RaceEntry | None = None) -> None:
         if self.on_event is not None:
@@ -341,18 +382,38 @@ class _Race:
     def spent(self) -> float:
         return self.report.cost_usd.total
 
-    def referee_scores(self, artifact: Any) -> tuple[dict[int, float], int]:
-        """The referee's score of ``artifact`` on each held-out case, and how many of them
-        failed (the run or the referee broke: scored 0, and counted, never hidden)."""
+    def score_the_seed(self) -> None:
+        """The referee's scores of the seed artifact, and the money kept for the others."""
+        report = self.report
+        scored = self.referee_run(report.seed_artifact)
+        report.seed_scores, report.seed_failures = _scores(scored.cases)
+        runs = len(report.entries) * report.repeats
+        report.referee_kept_usd = report.referee_cost_usd.total + runs * _price(scored.cases)
+        share = report.run_max_cost
+        if share is not None and share <= 0:  # the referee alone would spend max_cost
+            report.stopped = "referee_cost"
+
+    def round_can_start(self) -> bool:
+        """Whether the next seed's runs start: not after a stop, nor with no money left."""
+        report = self.report
+        if report.stopped is not None:
+            return False
+        if report.max_cost is not None and self.spent() >= report.max_cost:
+            report.stopped = "max_cost"
+            return False
+        return True
+
+    def referee_run(self, artifact: Any) -> CheckReport:
+        """The referee's scoring of ``artifact`` on the held-out cases, its cost counted."""
         options = dataclasses.replace(self.options, artifact=artifact)
         scored = execute_cases(
             "eval", self.judge, self.held, options, on_event=None, run_cache=self.run_cache
         )
+        _add_referee_cost(self.report.referee_cost_usd, scored.cases)
         if scored.interrupted:
             raise KeyboardInterrupt
-        _add_referee_cost(self.report.referee_cost_usd, scored.cases)
-        failed = sum(1 for case in scored.cases if case.failed_step is not None)
-        return {case.index: _score(case) for case in scored.cases}, failed
+        stop_if_the_run_stopped(scored)  # the referee's key: the race stops here
+        return scored
 
     def run_one(
         self,
@@ -365,52 +426,70 @@ class _Race:
         budget: int,
         model: Any,
         gepa_options: Mapping[str, Any] | None,
-    ) -> bool:
-        """One GEPA run of ``entry``'s metric, refereed; False when the race stops here."""
-        left = None if self.max_cost is None else self.max_cost - self.spent()
-        if left is not None and left <= 0:
-            self.report.stopped = "max_cost"
-            return False
-        share = self.report.run_max_cost
-        if left is not None and share is not None:  # the same share for every run: the
-            left = min(left, share)  # first one cannot spend the whole race's money
+    ) -> None:
+        """One GEPA run of ``entry``'s metric with its share of the money, refereed.
+
+        Raises ``KeyboardInterrupt`` (Ctrl-C) and :class:`ToolStopped` (a key
+        problem) to end the race; any other exception carries the run so far."""
 
         def forward(event: OptimizeEvent) -> None:
-            if not entry.runs or entry.runs[-1].optimization is not event.report:
-                entry.runs.append(RaceRun(run_seed, event.report))
+            _recorded(entry, run_seed, event.report)
             self.emit("run", entry)
 
-        optimization = optimize_cases(
-            metric,
-            train,
-            validation,
-            self.options,
-            budget=budget,
-            reflection_model=model,
-            max_cost=left,
-            seed=run_seed,
-            run_cache=self.run_cache,
-            on_event=forward,
-            gepa_options=gepa_options,
-        )
-        if not entry.runs or entry.runs[-1].optimization is not optimization:
-            entry.runs.append(RaceRun(run_seed, optimization))
-        this = entry.runs[-1]
+        try:
+            optimization = optimize_cases(
+                metric,
+                train,
+                validation,
+                self.options,
+                budget=budget,
+                reflection_model=model,
+                max_cost=self.report.run_max_cost,  # its share, fixed before the first run
+                seed=run_seed,
+                run_cache=self.run_cache,
+                on_event=forward,
+                gepa_options=gepa_options,
+                at_list_price=True,  # a cache the runs before filled buys no extra work
+            )
+        except Exception as error:  # the run so far joins the race the error carries
+            partial = getattr(error, "skynet_report", None)
+            if isinstance(partial, OptimizeReport):
+                _recorded(entry, run_seed, partial)
+            raise
+        this = _recorded(entry, run_seed, optimization)
+        if optimization.stop is not None:
+            raise ToolStopped(optimization.stop)
         if optimization.stopped == "interrupted":
-            self.report.stopped = "interrupted"
-            return False
-        this.held_scores, this.held_failures = self.referee_scores(optimization.best_artifact)
+            raise KeyboardInterrupt
+        scored = self.referee_run(optimization.best_artifact)
+        this.held_scores, this.held_failures = _scores(scored.cases)
         self.emit("scored", entry)
-        if optimization.stopped == "max_cost":
-            self.report.stopped = "max_cost"
-            return False
-        return True
 
     def finish(self, started: float) -> RaceReport:
         self.report.finished = True
         self.report.elapsed_s = time.perf_counter() - started
         self.emit("finished")
         return self.report
+
+
+def _recorded(entry: RaceEntry, run_seed: int, optimization: OptimizeReport) -> RaceRun:
+    """``entry``'s run of ``optimization``, added the first time it is seen."""
+    if not entry.runs or entry.runs[-1].optimization is not optimization:
+        entry.runs.append(RaceRun(run_seed, optimization))
+    return entry.runs[-1]
+
+
+def _scores(cases: Sequence[Any]) -> tuple[dict[int, float], int]:
+    """Each held-out case's referee score, and how many of them failed (the run or the
+    referee broke: scored 0, and counted, never hidden)."""
+    failed = sum(1 for case in cases if case.failed_step is not None)
+    return {case.index: _score(case) for case in cases}, failed
+
+
+def _price(cases: Sequence[Any]) -> float:
+    """What scoring these cases costs at the price of every call, a cached one's included
+    (the next artifact's scoring asks anew): the run's and the judge's."""
+    return sum(list_price(case) for case in cases)
 
 
 def _score(case: Any) -> float:

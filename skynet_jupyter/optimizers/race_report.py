@@ -14,10 +14,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.shows_itself import ShowsItself
 from .report import Costs, OptimizeReport
+from .tool_rules import split_max_cost
+
+if TYPE_CHECKING:
+    from ..core.report import RunStop
 
 __all__ = ["RaceEntry", "RaceEvent", "RaceListener", "RaceReport", "RaceRun", "Verdict"]
 
@@ -127,12 +131,14 @@ class RaceEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(ShowsItself):
     """The standings' conclusion: ``winner`` (None unless one is ahead), the runner-up,
     the margin between their held-out means, and when there is no winner ``why``: a tie
     (``ranges``, ``too_few`` with ``needed``, about how many held-out cases would tell
-    this margin, or ``equal``), ``alone`` (one metric scored: no race) or ``failed``
-    (every held-out scoring failed: nothing to compare)."""
+    this margin, or ``equal``), ``alone`` (one metric scored: no race), ``failed``
+    (every held-out scoring failed: nothing to compare) or ``stopped`` (a key problem
+    stopped the race: no verdict).  ``print(verdict)`` says it in one sentence, as the
+    report's head does."""
 
     winner: str | None
     leader: str | None
@@ -140,6 +146,7 @@ class Verdict:
     margin: float | None
     why: str | None = None
     needed: int | None = None
+    report: RaceReport | None = field(default=None, repr=False, compare=False)
 
     @property
     def tie(self) -> bool:
@@ -170,7 +177,12 @@ class RaceReport(ShowsItself):
     seed_scores: dict[int, float] = field(default_factory=dict)
     referee_cost_usd: Costs = field(default_factory=Costs)
     seed_failures: int = 0  # held-out cases the referee (or the run) failed on, for the seed
-    stopped: str | None = None  # None (finished), "interrupted" or "max_cost"
+    referee_kept_usd: float = 0.0  # of max_cost, kept apart for the referee's scoring
+    # None (finished), "interrupted", "max_cost", "referee_cost" (the referee's scoring
+    # alone would spend max_cost), "error" (an exception carries this report) or the
+    # kind of ``stop``
+    stopped: str | None = None
+    stop: RunStop | None = None  # a key (or model) problem stopped the race: no verdict
     finished: bool = False
     elapsed_s: float = 0.0
 
@@ -185,9 +197,11 @@ class RaceReport(ShowsItself):
 
     @property
     def run_max_cost(self) -> float | None:
-        """Each GEPA run's share of ``max_cost``: the same for every metric and seed."""
+        """Each GEPA run's share of ``max_cost``: the same for every metric and seed, once
+        the referee's scoring is kept apart (``referee_kept_usd``: the seed's, paid, and
+        one per run at the seed's price)."""
         runs = len(self.entries) * self.repeats
-        return None if self.max_cost is None or not runs else self.max_cost / runs
+        return split_max_cost(self.max_cost, runs, self.referee_kept_usd)
 
     @property
     def held_failures(self) -> int:
@@ -223,22 +237,24 @@ class RaceReport(ShowsItself):
 
     def verdict(self) -> Verdict:
         """Who won and by how much, or a tie and why (see :class:`Verdict`)."""
+        if self.stop is not None:  # the metrics were not raced: the key is to blame
+            return Verdict(None, None, None, None, "stopped", report=self)
         scored = [entry for entry in self.standings if entry.mean is not None]
         if not scored:
-            return Verdict(None, None, None, None)
+            return Verdict(None, None, None, None, report=self)
         leader = scored[0]
         if len(scored) == 1:  # a race of one is no race: nobody else was scored
-            return Verdict(None, leader.name, None, None, "alone")
+            return Verdict(None, leader.name, None, None, "alone", report=self)
         if self.held_failures and self.held_failures >= self.held_scorings:
-            return Verdict(None, leader.name, scored[1].name, None, "failed")
+            return Verdict(None, leader.name, scored[1].name, None, "failed", report=self)
         second = scored[1]
         assert leader.mean is not None and second.mean is not None
         margin = leader.mean - second.mean
         tie = _tie(leader, second, margin)
         if tie is None:
-            return Verdict(leader.name, leader.name, second.name, margin)
+            return Verdict(leader.name, leader.name, second.name, margin, report=self)
         why, needed = tie
-        return Verdict(None, leader.name, second.name, margin, why, needed)
+        return Verdict(None, leader.name, second.name, margin, why, needed, report=self)
 
     @property
     def winner(self) -> str | None:

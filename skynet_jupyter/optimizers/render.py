@@ -20,6 +20,7 @@ from ..show.render import esc, show_value
 from ..show.render import head_html as drawn_head
 from ..show.style import STYLE
 from .report import Candidate, OptimizeReport, Proposal
+from .tool_rules import STOPPED_BY_ERROR, past_max_cost
 
 SHOWN_PROPOSALS = 12  # newest first; report.proposals has them all
 OPEN_PROPOSALS = 2  # shown open; older ones fold to their one-line head
@@ -94,6 +95,8 @@ def cost_line(report: OptimizeReport) -> str:
 def title(report: OptimizeReport) -> tuple[str, str]:
     """(the headline, its tone: run, up or flat)."""
     lang = report.lang
+    if report.stop is not None:  # a key or model problem: said first, no verdict
+        return report.stop.sentence, "flat"
     if not report.finished:
         return t("optimize.running", lang, name=report.metric_name), "run"
     if report.improved:
@@ -118,7 +121,7 @@ def title(report: OptimizeReport) -> tuple[str, str]:
 def status_line(report: OptimizeReport) -> str:
     """Calls against the budget, best so far, candidates and proposals, cost so far."""
     lang = report.lang
-    parts = [t("optimize.calls", lang, calls=report.calls, budget=report.budget)]
+    parts = [calls_said(report.calls, report.budget, lang, why=True)]
     if report.candidates:
         best, seed = fmt_mean(report.best_score), fmt_mean(report.seed_score)
         parts.append(t("optimize.best_so_far", lang, best=best, seed=seed))
@@ -131,26 +134,45 @@ def status_line(report: OptimizeReport) -> str:
     return " · ".join(parts)
 
 
-# Why the run ended (OptimizeReport.stopped), as the report says it.
+def calls_said(calls: int, budget: int, lang: str, *, why: bool = False) -> str:
+    """The metric calls against the budget; past it, by how many, and with ``why`` (the
+    report's line; a progress bar's label is short) why: GEPA checks its budget between
+    iterations, so a run ends with the iteration that passed it."""
+    if calls > budget:
+        said = "optimize.calls_past_why" if why else "optimize.calls_past"
+        return t(said, lang, calls=calls, budget=budget, past=calls - budget)
+    return t("optimize.calls", lang, calls=calls, budget=budget)
+
+
+# Why the run ended (OptimizeReport.stopped), as the report says it; a stop (a key
+# problem) is the report's head instead.
 _STOPPED = {
     "budget": "optimize.stopped_budget",
     "max_cost": "optimize.stopped_max_cost",
     "interrupted": "optimize.stopped_interrupted",
     "reflection_error": "optimize.stopped_reflection_error",
+    STOPPED_BY_ERROR: "optimize.stopped_error",
 }
 
 
 def stopped_line(report: OptimizeReport) -> str:
-    if report.stopped is None:
+    said = _STOPPED.get(report.stopped or "")
+    if said is None or report.stop is not None:
         return ""
     lang = report.lang
     return t(
-        _STOPPED[report.stopped],
+        said,
         lang,
         calls=report.calls,
         budget=report.budget,
         max_cost=fmt_usd(report.max_cost, lang) if report.max_cost is not None else "",
     )
+
+
+def past_max_cost_line(report: OptimizeReport) -> str | None:
+    """By how much the run went past max_cost, and why, when it did."""
+    why = t("optimize.past_max_cost_why", report.lang)
+    return past_max_cost(report.cost_usd.total, report.max_cost, report.lang, why)
 
 
 def _parent_label(candidate: Candidate, lang: str) -> str:
@@ -187,6 +209,9 @@ def report_text(report: OptimizeReport) -> str:
     stopped = stopped_line(report)
     if stopped:
         lines.append("  " + stopped)
+    past = past_max_cost_line(report)
+    if past:
+        lines.append("  " + past)
     if report.error:
         lines.append("  " + report.error)
     for note in report.advice:
@@ -239,6 +264,9 @@ def head_html(report: OptimizeReport) -> str:
     stopped = stopped_line(report)
     if stopped:
         lines.append(("note", stopped))
+    past = past_max_cost_line(report)
+    if past:
+        lines.append(("note", past))
     if report.error:
         lines.append(("error", report.error))
     lines += [("advice", note) for note in report.advice]

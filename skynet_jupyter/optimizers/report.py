@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.shows_itself import ShowsItself
 
 if TYPE_CHECKING:
-    from ..core.report import CaseResult
+    from ..core.report import CaseResult, RunStop
 
 __all__ = ["Candidate", "Costs", "OptimizeEvent", "OptimizeListener", "OptimizeReport", "Proposal"]
 
@@ -143,8 +143,12 @@ class OptimizeReport(ShowsItself):
     the reflection model wrote (kept or not); ``cost_usd`` the spend split
     into task, judge and reflection; ``calls`` the metric calls made.
     ``stopped`` says why the run ended: ``budget``, ``max_cost``,
-    ``interrupted`` or ``reflection_error``; ``advice`` holds the likely
-    causes when nothing improved.
+    ``interrupted``, ``reflection_error``, ``error`` (an exception ended it: this
+    report rides on it as ``.skynet_report``) or the kind of ``stop``;
+    ``stop`` is set when a model's key (missing or refused) or a missing model
+    stopped the run (a :class:`~skynet_jupyter.core.report.RunStop`: its sentence
+    is the report's head, and the metric is not blamed); ``advice`` holds the
+    likely causes when nothing improved.
     """
 
     seed_artifact: Any
@@ -167,6 +171,7 @@ class OptimizeReport(ShowsItself):
     finished: bool = False
     elapsed_s: float = 0.0
     failed_cases: int = 0  # case evaluations that broke the contract (scored 0)
+    stop: RunStop | None = None  # a configuration problem stopped the run (no verdict)
     log: list[str] = field(default_factory=list, repr=False)  # GEPA's own log lines
 
     @property

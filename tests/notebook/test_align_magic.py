@@ -15,6 +15,7 @@ gepa = require_module("gepa")
 
 import skynet_jupyter as sj  # noqa: E402
 from skynet_jupyter.i18n import t  # noqa: E402
+from skynet_jupyter.notebook.save import refusal  # noqa: E402
 from tests.align_support import (  # noqa: E402
     JUDGE_METRIC,
     PASSWORD_REASON,
@@ -138,7 +139,8 @@ def test_save_writes_only_the_new_instructions_and_keeps_another_file(shell, tmp
     with capture_output() as refused:
         shell.run_line_magic("skynet_align", LINE + f" --save {other};")
     # The report is kept (the magic's value): the refusal is said beside it, not raised.
-    assert t("magic.save_refused", "en", path=str(other)) in refused.stdout
+    # The refusal is the notebook's save rule's (notebook/save.py): no save of it on record.
+    assert refusal(other, "# mine\n", None, report.metric_name, "en") in refused.stdout
     assert other.read_text(encoding="utf-8") == "# mine\n"
     with capture_output():
         shell.run_line_magic("skynet_align", LINE + f" --save {other} --force;")

@@ -105,3 +105,39 @@ def test_its_help_lists_the_optimizers_options_and_its_own(shell):
 def test_refusals_are_usage_errors(shell, line, said):
     with capture_output(), pytest.raises(UsageError, match=said):
         shell.run_line_magic("skynet_race", line)
+
+
+JUDGED = """
+from skynet import llm
+
+
+def score(input, output, expected=None):
+    llm("Is the label right?", {"text": input["text"], "label": output})
+    return float(output == expected["label"]), {"feedback": "Judged."}
+"""
+
+
+def test_a_missing_judge_key_ends_the_magic_with_its_sentence(shell, monkeypatch):
+    """Issue 43, K1 through the magic: the view's head is the key's sentence, no verdict."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    shell.run_cell("%%skynet_metric judged\n" + JUDGED).raise_error()
+    shell.run_line_magic("config", 'SkynetMagics.metric_model = "openai/gpt-4o-mini"')
+    line = LINE.replace("informative,terse", "judged,terse")
+    with capture_output() as captured:
+        report = shell.run_line_magic("skynet_race", line)
+    assert report.stop is not None and report.stop.kind == "model_key"
+    final = captured.outputs[-1].data["text/html"]
+    assert "openai/gpt-4o-mini needs an API key and none is set" in final
+    assert " wins" not in final and "A tie" not in final
+    assert all(not entry.runs for entry in report.entries)
+
+
+def test_calls_past_the_budget_are_said_in_the_view(shell):
+    """Issue 44, item 9: the bar says how many calls went past the budget, the head why."""
+    with capture_output() as captured:
+        report = shell.run_line_magic("skynet_race", LINE)
+    calls = sum(entry.calls for entry in report.entries)
+    assert calls > 360
+    final = captured.outputs[-1].data["text/html"]
+    assert f"{calls} metric calls, {calls - 360} past the budget of 360: GEPA checks" in final
+    assert f"{calls} of 360" not in final

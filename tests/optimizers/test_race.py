@@ -123,7 +123,10 @@ def test_the_same_feedback_twice_is_a_tie_said_as_such():
     report = racing({"terse": TERSE, "also terse": TERSE}, repeats=1)
     verdict = report.verdict()
     assert report.winner is None and verdict.tie and verdict.why == "equal"
-    assert str(report).startswith("A tie: 'terse' and 'also terse' both score")
+    # Why it is a tie (issue 44, item 7): "Wrong." taught GEPA nothing, twice.
+    assert str(report).startswith(
+        "A tie: neither 'terse' nor 'also terse' led GEPA to an artifact better than the seed"
+    )
 
 
 def test_too_few_held_out_cases_to_tell_names_the_size_needed():

@@ -23,7 +23,7 @@ import ipywidgets as W
 
 from ...i18n import resolve_lang, t
 from ...optimizers.optimize import OptimizeEvent, OptimizeReport
-from ...optimizers.render import body_html, head_html, report_html
+from ...optimizers.render import body_html, calls_said, head_html, report_html
 from ...show.render import esc
 from ._display import ShownTwice, TwoOutputs
 from ._reward_view import set_value
@@ -160,7 +160,7 @@ class OptimizeView(ShownTwice):
         return self._set_progress(
             calls=report.calls,
             budget=report.budget,
-            said=t("optimize.calls", self.lang, calls=report.calls, budget=report.budget),
+            said=calls_said(report.calls, report.budget, self.lang),
             style="success" if done and report.improved else ("warning" if done else "info"),
         )
 

@@ -12,7 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from ...i18n import t
-from ...optimizers.race_render import race_body_html, race_head_html, race_html
+from ...optimizers.race_render import (
+    race_body_html,
+    race_calls_said,
+    race_head_html,
+    race_html,
+)
 from ._optimize_view import Drawing, OptimizeView
 
 
@@ -34,6 +39,6 @@ class RaceView(OptimizeView):
         return self._set_progress(
             calls=calls,
             budget=total,
-            said=t("race.calls", self.lang, calls=calls, budget=total),
+            said=race_calls_said(report, why=False),  # past it: how many (the head says why)
             style="success" if done and report.winner else ("warning" if done else "info"),
         )
