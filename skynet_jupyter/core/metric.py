@@ -105,6 +105,7 @@ def _call_arity(score: object) -> int:
         signature = inspect.signature(score)
     except (TypeError, ValueError):
         return 3  # a builtin or C callable: assume the full form
+    _refuse_dspy_form(score, signature)
     for arity in (3, 2):
         try:
             signature.bind(*range(arity))
@@ -116,6 +117,45 @@ def _call_arity(score: object) -> int:
 
 
 _CONTRACT_PARAMETERS = ("input", "output", "expected")
+# DSPy's names for metric(example, prediction, trace=None, pred_name=None, pred_trace=None).
+_DSPY_EXAMPLE = ("example", "gold")
+_DSPY_PREDICTION = ("pred", "prediction")
+_DSPY_GEPA_ONLY = ("pred_name", "pred_trace")
+
+
+def _is_dspy_form(signature: inspect.Signature) -> bool:
+    """Whether the parameters are DSPy's, not the contract's.
+
+    DSPy's own names where the contract passes the input and the output
+    (``example``/``gold``, then ``pred``/``prediction``), ``trace`` where it
+    passes ``expected``, or GEPA's ``pred_name``/``pred_trace`` anywhere.  One of
+    ``example`` or ``pred`` alone is a Skynet metric's own choice of name.
+    """
+    names = list(signature.parameters)
+    if any(name in _DSPY_GEPA_ONLY for name in names):
+        return True
+    positional = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    first, second, third = [*positional, "", "", ""][:3]
+    return (first in _DSPY_EXAMPLE and second in _DSPY_PREDICTION) or third == "trace"
+
+
+def _refuse_dspy_form(score: object, signature: inspect.Signature) -> None:
+    """A DSPy metric would be called with the input as its example: say so, and the fix.
+
+    Without this it loads as score(input, output, expected), ``trace`` receiving
+    the expected value, and fails on the first case (a KeyError on the input).
+    """
+    if not _is_dspy_form(signature):
+        return
+    name = getattr(score, "__name__", None)
+    function = name if isinstance(name, str) and name.isidentifier() else "metric"
+    raise ContractError(
+        METRIC_SIGNATURE, "signature.dspy", found=f"{function}{signature}", function=function
+    )
 
 
 def _check_parameter_names(signature: inspect.Signature) -> None:

@@ -5,6 +5,7 @@ Modules::
     optimize.py      optimize(): GEPA on a metric, with a budget and a cost limit
     gepa_adapter.py  to_gepa_adapter: a metric as a GEPA adapter
     dspy_adapter.py  to_dspy_metric, from_dspy_program (optional extra)
+    dspy_metric.py   from_dspy_metric: a DSPy/GEPA metric as a Skynet metric
     report.py        OptimizeReport: what it found
     render.py        the optimizer's report as text and HTML
     race.py          race(): metrics raced through GEPA, judged on held-out cases

@@ -25,6 +25,18 @@ the contract raises :class:`DSPyContractError`, a ``ContractError`` whose
 message starts with the step ("Metric return value: ..."); an exception raised
 by the metric itself reaches DSPy unchanged, with the user's traceback.
 
+What DSPy does not give the metric, said where the user reads it (the
+README's DSPy section, tutorial 05): with a ``REWARD_SPEC`` the score through
+DSPy is lower than in ``evaluate`` (speed and cost are 0 there, and every
+feedback says so), and every predictor of the program reads the same
+feedback (the metric is not told which predictor GEPA asks about).
+
+A DSPy metric given here (``metric(example, prediction, trace=None, ...)``)
+is refused in one sentence: it is a DSPy metric already (DSPy takes it as it
+is; ``from_dspy_metric`` makes it a Skynet metric).  A metric made by
+``from_dspy_metric`` gives DSPy the user's own metric back, its answers
+unchanged.
+
 ``from_dspy_program(program)`` gives the other half: a ``run(artifact,
 input)`` for ``check`` / ``evaluate`` / ``%skynet_check --run``, whose output
 is shaped as above, so the same metric reads the same ``output`` both ways.
@@ -39,25 +51,16 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.contract import ContractError, step_title, validate_return
+from ..core.contract import METRIC_SIGNATURE, ContractError, step_title, validate_return
 from ..core.metric import Metric, load_metric
 from ..core.skynet_import import install_skynet_module
 from ..i18n import resolve_lang, t
 from ..models.case_context import METRIC, CaseContext, current_case
 from ..models.settings import current_settings, settings_version
 from ..run.one_case import copy_value
+from .dspy_metric import DSPyMetric, import_dspy
 
 __all__ = ["DSPyContractError", "from_dspy_program", "to_dspy_metric"]
-
-
-def _dspy() -> Any:
-    try:
-        import dspy
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "The DSPy adapter needs dspy: pip install 'skynet-jupyter[dspy]'."
-        ) from exc
-    return dspy
 
 
 class DSPyContractError(ContractError):
@@ -77,7 +80,7 @@ class DSPyContractError(ContractError):
 @functools.cache
 def _score_type() -> type:
     # Built on first use so that importing this module does not import dspy.
-    prediction: Any = _dspy().Prediction  # a class from an untyped library
+    prediction: Any = import_dspy().Prediction  # a class from an untyped library
 
     class SkynetScore(float, prediction):
         """``dspy.Prediction(score=..., feedback=...)`` that is also its score, a float.
@@ -179,10 +182,12 @@ def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
     ``metric`` is anything :func:`skynet_jupyter.load_metric` takes: a ``score``
     function, a :class:`Metric`, a ``metric.py`` path or source text.
     """
-    loaded: Metric = load_metric(metric)
+    loaded = _load_skynet_metric(metric)
     language = resolve_lang(lang)
     make_score = _score_type()
     install_skynet_module()
+    if isinstance(loaded.score, DSPyMetric):
+        return _native_metric(loaded.score.metric, loaded)
     score_fn = loaded.score
     full_form = loaded.arity == 3
     models = _Models()
@@ -225,6 +230,36 @@ def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
     return dspy_metric
 
 
+def _load_skynet_metric(metric: Any) -> Metric:
+    """The Skynet metric to adapt; a DSPy metric is refused in one sentence, not a KeyError."""
+    try:
+        return load_metric(metric)
+    except ContractError as problem:
+        if problem.message_id != "signature.dspy":
+            raise
+        raise ContractError(METRIC_SIGNATURE, "dspy.already_dspy", **problem.fields) from None
+
+
+def _native_metric(native: Any, loaded: Metric) -> Any:
+    """The DSPy metric that ``from_dspy_metric`` adapted, for DSPy again: its own answers.
+
+    It keeps its own signature (DSPy's GEPA reads it) and runs with the
+    ``skynet`` helpers working, as every metric this module gives DSPy does.
+    """
+    models = _Models()
+
+    @functools.wraps(native)
+    def dspy_metric(*args: Any, **kwargs: Any) -> Any:
+        token = current_case.set(CaseContext(models.current(), phase=METRIC))
+        try:
+            return native(*args, **kwargs)
+        finally:
+            current_case.reset(token)
+
+    dspy_metric.metric = loaded  # type: ignore[attr-defined]
+    return dspy_metric
+
+
 # --- the program -------------------------------------------------------------------
 
 
@@ -249,7 +284,7 @@ class DSPyProgramRun:
     """
 
     def __init__(self, program: Any, *, lm: Any = None) -> None:
-        dspy = _dspy()
+        dspy = import_dspy()
         if not isinstance(program, dspy.Module):
             raise TypeError(
                 f"from_dspy_program needs a dspy.Module (e.g. dspy.Predict(...)), "
@@ -285,7 +320,7 @@ class DSPyProgramRun:
         """The module that runs for ``artifact`` (built once per artifact, then reused)."""
         if artifact is None:
             return self.program
-        dspy = _dspy()
+        dspy = import_dspy()
         if isinstance(artifact, dspy.Module):
             return artifact
         if isinstance(artifact, Mapping):

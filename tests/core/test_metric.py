@@ -132,3 +132,58 @@ def test_check_reports_a_load_failure_as_a_failed_step(tickets):
     assert [s.status for s in report.steps][:2] == ["failed", "skipped"]
     assert report.steps[0].id == "metric_loads"
     assert report.cases == []
+
+
+# --- a DSPy metric at the signature step (issue 44) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        "example, prediction, trace=None, pred_name=None, pred_trace=None",  # DSPy's GEPA docs
+        "gold, pred, trace=None, pred_name=None, pred_trace=None",
+        "gold, pred, trace, pred_name, pred_trace",  # no defaults: binds neither form
+        "example, pred, trace=None",  # dspy.Evaluate and BootstrapFewShot
+        "example, pred",
+        "gold, prediction",
+        "x, y, trace=None",  # trace where the contract passes expected
+        "input, output, expected=None, pred_name=None",  # GEPA's names anywhere
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "fr", "pt"])
+def test_dspy_parameters_are_refused_naming_from_dspy_metric(parameters, lang):
+    source = f"def metric({parameters}):\n    return 1.0\n\nscore = metric\n"
+    with pytest.raises(ContractError) as caught:
+        load_metric(source)
+    problem = caught.value
+    assert problem.step == "metric_signature"
+    assert problem.message_id == "signature.dspy"
+    sentence = problem.message(lang)
+    assert sentence.count("\n") == 0 and sentence.endswith(".")
+    assert f"metric({parameters})" in sentence
+    assert "score = from_dspy_metric(metric)" in sentence
+    assert "DSPy" in sentence
+
+
+@pytest.mark.parametrize(
+    "parameters",
+    [
+        "input, output, expected=None, trace=None",  # an extra optional parameter of its own
+        "example, output, expected=None",  # one DSPy word alone is the metric's own name
+        "inp, pred, expected=None",
+        "question, answer",
+    ],
+)
+def test_skynet_metrics_with_dspy_like_words_still_load(parameters):
+    metric = load_metric(f"def score({parameters}):\n    return 1.0, {{'feedback': ''}}\n")
+    assert metric.arity in (2, 3)
+
+
+def test_a_dspy_callable_is_refused_by_its_own_name():
+    def validate_answer(example, pred, trace=None):
+        return example.answer == pred.answer
+
+    with pytest.raises(ContractError, match=r"score = from_dspy_metric\(validate_answer\)"):
+        load_metric(validate_answer)
+    with pytest.raises(ContractError, match=r"score = from_dspy_metric\(metric\)"):
+        load_metric(lambda example, pred, trace=None: 1.0)

@@ -180,7 +180,7 @@ def test_reward_and_judge_work_inside_the_adapter():
     finally:
         model_settings._Configured.settings = before
     assert result.score == pytest.approx(0.5)  # accuracy 1, cost not measured under DSPy: 0
-    assert result.feedback.startswith("PASS ")
+    assert result.feedback.startswith("PASS\n\n")  # as written; the note, its own paragraph
     assert "Cost was not measured" in result.feedback
     assert result.objective_scores["accuracy"] == 1.0
 
