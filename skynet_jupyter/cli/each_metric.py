@@ -5,9 +5,11 @@ Each metric gets its own child process (:mod:`.supervise`), so one metric's
 imports, globals and failures never reach the next.  The exit code is the
 first one that is not 0 (a usage error or Ctrl-C also stops the rest): the
 command fails if any metric fails.  ``--junit-xml`` holds one ``<testsuite>``
-per metric checked, written once at the end; a metric that gave no report
-(it does not load, its process died) is a failed "Metric loads" there, and an
-``::error`` annotation with ``--format github``.
+per metric checked, written once at the end; a metric that gave no report is a
+failed test case there saying why, and an ``::error`` annotation with ``--format
+github``: "Metric loads" for a file that does not load or a usage error, "The
+check wrote its report" with the no-verdict sentence for a check whose process
+ended first (exit 3).
 """
 
 from __future__ import annotations
@@ -78,12 +80,13 @@ def _no_report_outputs(
         return  # the report itself carried the annotations
     if code == EXIT_INTERRUPTED:
         message = t("cli.interrupted", lang)
-    else:
+    else:  # what the command said on stderr: there are no "lines above" in a CI report
         message = last.get("message") or t("cli.no_report", lang, path=metric, code=code)
     if args.junit_xml is not None:
         from .junit_xml import no_report_suite
 
-        suites.append(no_report_suite(metric, message, lang))
+        no_verdict = last.get("event") == "no_verdict"
+        suites.append(no_report_suite(metric, message, lang, no_verdict=no_verdict))
     if args.format == "github":
         from .github_annotations import usage_annotation
 

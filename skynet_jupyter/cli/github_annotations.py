@@ -167,7 +167,11 @@ def _shown(file: str) -> str:
     """
     absolute = Path(os.path.abspath(file))
     root = _workspace()
-    for base, path in ((root, absolute), (root.resolve(), absolute.resolve())):
+    try:
+        resolved = (root.resolve(), absolute.resolve())
+    except (OSError, ValueError):  # a name the file system cannot hold (a lone surrogate)
+        resolved = (root, absolute)
+    for base, path in ((root, absolute), resolved):
         try:
             return path.relative_to(base).as_posix()
         except ValueError:

@@ -73,19 +73,26 @@ def report_suite(report: CheckReport, metric: str) -> str:
     return _counted(suite)
 
 
-def no_report_suite(metric: str, message: str, lang: str | None = None) -> str:
-    """The ``<testsuite>`` of a metric that gave no report: its first step failed, said why
-    (in ``lang``, by default the command's)."""
+NO_VERDICT = "no_verdict"  # the test case of a check whose process ended without its report
+
+
+def no_report_suite(
+    metric: str, message: str, lang: str | None = None, *, no_verdict: bool = False
+) -> str:
+    """The ``<testsuite>`` of a metric that gave no report, saying why (in ``lang``, by
+    default the command's): its first step failed (a usage error, a file that does not
+    load), or with ``no_verdict`` the check's process ended before it wrote its report
+    (the metric loaded: "Metric loads" did not fail), said by the no-verdict sentence."""
     from ..core.contract import METRIC_LOADS, step_title
     from ..core.secrets import redact
 
     suite = _suite(metric, 0.0)
-    case = _case(
-        _class_name(metric, "contract"),
-        f"{METRIC_LOADS}: {step_title(METRIC_LOADS, lang)}",
-        0.0,
-    )
-    _add(case, "failure", redact(message), type=METRIC_LOADS)
+    if no_verdict:
+        step, title = NO_VERDICT, t("junit.report_written", lang)
+    else:
+        step, title = METRIC_LOADS, step_title(METRIC_LOADS, lang)
+    case = _case(_class_name(metric, "contract"), f"{step}: {title}", 0.0)
+    _add(case, "failure", redact(message), type=step)
     suite.append(case)
     return _counted(suite)
 

@@ -22,9 +22,12 @@ Tabs and ``\\n`` stay: the report's own layout indents each line of a value.
 
 from __future__ import annotations
 
-import functools
 import re
 import secrets
+
+# The rule for what a terminal must not get raw is the text report's own (str(report) and
+# IPython's plain display follow it too): written once, in show/terminal_text.py.
+from ..show.terminal_text import one_line, shown, shown_pattern
 
 __all__ = [
     "LINE_BREAKS",
@@ -39,36 +42,8 @@ __all__ = [
 # Every character str.splitlines() breaks a line at: a log reader may split at any.
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 
-# Shown escaped: C0 controls but tab and LF, DEL and C1, the line and paragraph separators,
-# the bidirectional embeddings, overrides and isolates, and lone surrogates.
-_SHOWN = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 # What a GitHub runner reads as a command once it has trimmed the line.
 _COMMAND = re.compile(r"(\s*)(::|##\[)")
-
-
-@functools.cache
-def _shown_pattern(keep_lf: bool) -> re.Pattern[str]:
-    return re.compile(_SHOWN[:-1] + ("]" if keep_lf else "\n]"))
-
-
-def _escaped(found: re.Match[str]) -> str:
-    code = ord(found.group())
-    if code == 0x0D:
-        return "\\r"
-    if code == 0x0A:
-        return "\\n"
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-
-def shown(text: str) -> str:
-    """``text`` with what a terminal or a log must not get raw shown escaped (``\\x1b``);
-    tabs and ``\\n`` stay."""
-    return _shown_pattern(True).sub(_escaped, text)
-
-
-def one_line(text: str) -> str:
-    """``text`` shown (as :func:`shown`) on one line: ``\\n`` too is shown as ``\\n``."""
-    return _shown_pattern(False).sub(_escaped, text)
 
 
 def inert_lines(text: str) -> str:
@@ -105,4 +80,4 @@ def json_text(text: str) -> str:
 
     They can only be inside strings, where a JSON escape means the same character.
     """
-    return _shown_pattern(True).sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return shown_pattern(True).sub(lambda found: f"\\u{ord(found.group()):04x}", text)

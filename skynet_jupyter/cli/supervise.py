@@ -54,7 +54,8 @@ def supervise(
     """Run the job in a child process; its verdict, or exit 3 if it gave none.
 
     ``on_verdict`` is given the child's last message (its JUnit suite, say) before
-    it is printed; never called when the child gave none.
+    it is printed; when the child gave none, the sentence said instead (``"event"``
+    ``"no_verdict"``, or ``"usage"`` for a load past its time limit).
     """
     progress = _progress_line(job)
     child = _start_child(progress)
@@ -153,13 +154,18 @@ class _Watch:
         if self.child.poll() is not None:
             self.ended = self.ended or time.monotonic()
             if time.monotonic() - self.ended > _GRACE_S:
-                return _no_verdict(self.child, self.lang, self.as_json, self.progress)
+                return _no_verdict(
+                    self.child, self.lang, self.as_json, self.progress, self.on_verdict
+                )
         if self.loading is not None and time.monotonic() >= self.deadline:
             _end(self.child)
             self.progress.clear()
             seconds = f"{self.load_timeout:g}"
             path = self.loading["path"]
-            return usage(t("cli.load_timeout", self.lang, path=path, seconds=seconds), self.as_json)
+            said = t("cli.load_timeout", self.lang, path=path, seconds=seconds)
+            if self.on_verdict is not None:  # the JUnit file and the annotation say it too
+                self.on_verdict({"event": "usage", "message": said, "file": path})
+            return usage(said, self.as_json)
         return None
 
     def interrupted_by_user(self) -> int | None:
@@ -177,7 +183,7 @@ class _Watch:
     def heard(self, message: Message | None) -> int | None:
         """A message from the child: loading, loaded, or its last (the verdict)."""
         if message is None:  # the child closed its channel: it ended
-            return _no_verdict(self.child, self.lang, self.as_json, self.progress)
+            return _no_verdict(self.child, self.lang, self.as_json, self.progress, self.on_verdict)
         event = message.get("event")
         if event == "loading":
             self.loading = message
@@ -242,7 +248,11 @@ def _verdict(message: Message, as_json: bool, lang: str) -> int:
 
 
 def _no_verdict(
-    child: subprocess.Popen[bytes], lang: str, as_json: bool, progress: ProgressLine
+    child: subprocess.Popen[bytes],
+    lang: str,
+    as_json: bool,
+    progress: ProgressLine,
+    on_verdict: Callable[[Message], None] | None = None,
 ) -> int:
     code = child.wait()
     progress.clear()  # once it has ended: nothing it writes can show the line again
@@ -253,7 +263,10 @@ def _no_verdict(
             how = t("cli.ended_by_signal", lang, signal=-code)
     else:
         how = t("cli.ended_with_code", lang, code=code)
-    return no_pass("no_verdict", t("cli.no_verdict", lang, how=how), EXIT_NO_VERDICT, as_json)
+    said = t("cli.no_verdict", lang, how=how)
+    if on_verdict is not None:  # the JUnit file and the annotation say it, not "lines above"
+        on_verdict({"event": "no_verdict", "message": said})
+    return no_pass("no_verdict", said, EXIT_NO_VERDICT, as_json)
 
 
 def _end_with_us() -> dict[int, Any]:

@@ -13,7 +13,9 @@ step, ``feedback_advice``, that never fails the check.  It flags:
 - on a low score, feedback that says nothing about what a correct output looks
   like: it names no expected value, quotes no value other than the output, and
   has none of the words that describe a target ("expected", "should",
-  "missing", "attendu", "doit", "esperado", "deve", ...).
+  "missing", "attendu", "doit", "esperado", "deve", ...).  What it echoes of the
+  output itself is not read for these: a model's completion given back as the
+  feedback may hold the expected value, or "should", without stating a target.
 
 Definitions:
 
@@ -38,6 +40,7 @@ the metric's habits, which a few hundred cases show, and reading every one of
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -137,17 +140,38 @@ def _leaves(value: Any) -> Iterable[str]:
             yield text
 
 
-def _mentions(feedback: str, value: str) -> bool:
-    needle = _plain(value)
-    if not needle:
-        return False
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", _plain(feedback)) is not None
-
-
 def names_target(feedback: str, case: CaseResult) -> bool:
-    """True when ``feedback`` says something about what a correct output looks like."""
-    output = case.output if isinstance(case.output, str) else None
-    return _names_target(feedback, _expected_texts(case.expected), output)
+    """True when ``feedback`` says something about what a correct output looks like.
+
+    What the feedback quotes of the output itself does not count: a feedback that
+    echoes a model's completion ("... 540 meters per week ...") names the expected
+    value only where the completion happens to, and says nothing about a target.
+    """
+    return _names_target(feedback, _expected_texts(case.expected), _output_texts(case.output))
+
+
+def _output_texts(output: Any) -> tuple[str, ...]:
+    """The output's own texts, as a feedback may echo them: a string output, or the strings
+    inside a list or dict output (a structured prediction)."""
+    if isinstance(output, str):
+        return (output,) if output.strip() else ()
+    return tuple(_texts_in(output))
+
+
+def _texts_in(value: Any, depth: int = 0) -> Iterable[str]:
+    """The non-blank strings inside a dict, list or tuple, in order (nothing else is read:
+    an object's ``str()`` may raise, and it is not what a feedback echoes)."""
+    if depth > 20:  # a structure nested that deep (or one that holds itself): read no more
+        return
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list | tuple):
+        for item in value:
+            if isinstance(item, str):
+                if item.strip():
+                    yield item
+            else:
+                yield from _texts_in(item, depth + 1)
 
 
 def _expected_texts(expected: Any) -> tuple[str, ...]:
@@ -165,18 +189,43 @@ def _expected_texts(expected: Any) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)  # the same feedback, expected value and output come back often
-def _names_target(feedback: str, expected: tuple[str, ...], output_text: str | None) -> bool:
-    """:func:`names_target` on what it reads of the case: the expected values, the output's text."""
-    if any(word in _TARGET_WORDS for word in _words(feedback)):
-        return True
-    if any(_mentions(feedback, value) for value in expected):
-        return True
-    output = _plain(output_text) if output_text is not None else None
+def _names_target(feedback: str, expected: tuple[str, ...], outputs: tuple[str, ...]) -> bool:
+    """:func:`names_target` on what it reads of the case: the expected values, the output's
+    texts.  Words inside an echo of the output are not the feedback's own."""
+    plain = _plain(feedback)
+    echoes = _spans(plain, [_plain(text) for text in outputs])
+    for word in re.finditer(r"\S+", plain):
+        if word.group() in _TARGET_WORDS and not _inside(word.span(), echoes):
+            return True
+    for value in expected:
+        needle = _plain(value)
+        if needle and any(
+            not _inside(found.span(), echoes)
+            for found in re.finditer(rf"(?<!\w){re.escape(needle)}(?!\w)", plain)
+        ):
+            return True
+    shown = _spans(feedback, [text.strip() for text in outputs])
+    plain_outputs = {_plain(text) for text in outputs}
     for match in _QUOTED.finditer(feedback):
         quoted = _plain(next(group for group in match.groups() if group is not None))
-        if quoted and quoted != output:
+        if quoted and quoted not in plain_outputs and not _inside(match.span(), shown):
             return True
     return False
+
+
+def _spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
+    """Where ``text`` holds each of ``needles`` (word-bounded), as (start, end) spans."""
+    spans: list[tuple[int, int]] = []
+    for needle in needles:
+        if needle:
+            pattern = rf"(?<!\w){re.escape(needle)}(?!\w)"
+            spans.extend(found.span() for found in re.finditer(pattern, text))
+    return spans
+
+
+def _inside(span: tuple[int, int], echoes: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``span`` lies within one of the ``echoes`` (an echo of the output)."""
+    return any(start <= span[0] and span[1] <= end for start, end in echoes)
 
 
 def _quality(case: CaseResult, reward: bool) -> float:
@@ -352,7 +401,28 @@ def _advice_step(advice: _Advice, about_data: int, title: str, read: int, lang: 
 
 
 def _json_like_flags(report: CheckReport, columns: Sequence[str]) -> list[str]:
-    """One sentence for the text columns that look like JSON and reach the metric as text."""
+    """One sentence for the text columns that look like JSON and reach the metric as text.
+
+    The output column is looked at first: when the outputs came from one and are JSON
+    text, it is named alone (the metric gets ``output`` as a string; an Output column the
+    metric parses itself must not be named in its place).  Once it is parsed, the input
+    and Output columns are named, for a metric that does not parse them itself.
+    """
+    if not columns:
+        return []
+    output_column = _json_output_column(report, columns)
+    if output_column is not None:
+        name, example = output_column
+        return [
+            t(
+                "advice.json_like_output",
+                report.lang,
+                column=repr(name),
+                example=_json_example(example),
+                name=repr(name),
+                option=name,
+            )
+        ]
     examples: dict[str, str] = {}
     for case in report.cases:
         if len(examples) == len(columns):
@@ -364,18 +434,55 @@ def _json_like_flags(report: CheckReport, columns: Sequence[str]) -> list[str]:
     if not examples:  # those columns are not given to the metric (e.g. left out of inputs)
         return []
     names = [name for name in columns if name in examples]
-    first = examples[names[0]]
     return [
         t(
             "advice.json_like",
             report.lang,
             columns=", ".join(repr(name) for name in names),
             count=len(names),
-            example=short_repr(first if len(first) <= EXAMPLE_CHARS else first[:EXAMPLE_CHARS]),
+            example=_json_example(examples[names[0]]),
             names=", ".join(repr(name) for name in names),
             option=",".join(names),
         )
     ]
+
+
+def _json_example(text: str) -> str:
+    return short_repr(text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS])
+
+
+def _json_output_column(report: CheckReport, columns: Sequence[str]) -> tuple[str, str] | None:
+    """(the output column, an output) when the outputs came from a column of the data (no
+    run measured them) that looks like JSON, and they reach the metric as JSON text.
+
+    The output column is the one JSON-like column that no case has among its inputs or
+    Output columns (those are the others the metric gets).
+    """
+    given = [case for case in report.cases[:ADVICE_CASES] if case.output is not None]
+    if not given or any(case.measured is not None or case.run_ms is not None for case in given):
+        return None  # outputs of a run: no column of the data is theirs
+    texts = [case.output for case in given if isinstance(case.output, str)]
+    filled = [text for text in texts if text.strip()]  # an empty cell is no JSON, nor text
+    if len(texts) < len(given) or not filled or not all(map(_looks_like_json, filled)):
+        return None
+    seen: set[str] = set()
+    for case in given:
+        seen.update(case.input, case.expected or {})
+    candidates = [name for name in columns if name not in seen]
+    if len(candidates) != 1:
+        return None
+    return candidates[0], filled[0]
+
+
+def _looks_like_json(text: str) -> bool:
+    """Whether ``text`` is a JSON list or object (as the data reader tells JSON-like cells)."""
+    text = text.strip()
+    if not text or (text[0], text[-1]) not in (("[", "]"), ("{", "}")):
+        return False
+    try:
+        return isinstance(json.loads(text), list | dict)
+    except ValueError:
+        return False
 
 
 def _kind(value: Any) -> str | None:

@@ -3,13 +3,15 @@
 Pure math, no context: ``RewardSpec.from_dict`` validates a spec against every
 rule of the contract, ``RewardSpec.parts`` turns measurements into the three
 0..1 components and the weighted reward.  ``skynet.reward()`` (in
-``helper/skynet.py``) feeds it the current case's measurements.
+``helper/skynet.py``) feeds it the current case's measurements, and says what was
+not measured (``unmeasured_notes``) in a paragraph of its own after the feedback,
+which reaches the optimizer as written (``feedback_with_notes``).
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
@@ -142,6 +144,34 @@ class RewardSpec:
                 f"must be 0 or more, got {value!r}."
             )
         return value
+
+
+def feedback_with_notes(feedback: str, notes: Sequence[str]) -> str:
+    """``feedback`` exactly as written, then ``notes`` (added sentences) as a paragraph of
+    their own, after a blank line.
+
+    The optimizer reads the feedback as the metric wrote it: a fenced code block at its end
+    stays closed before the notes, and a leading indented line keeps its indentation.  An
+    empty feedback (blank) gives the notes alone; no notes, the feedback untouched.
+    """
+    if not notes:
+        return feedback
+    said = " ".join(notes)
+    if not feedback.strip():
+        return said
+    if feedback.endswith(("\n\n", "\r\n\r\n")):
+        return feedback + said
+    return feedback + ("\n" if feedback.endswith("\n") else "\n\n") + said
+
+
+def unmeasured_notes(spec: RewardSpec, parts: RewardParts) -> list[str]:
+    """The sentences ``reward()`` adds when a weighted part was not measured (it scores 0)."""
+    notes = []
+    if not parts.speed_measured and spec.weights["speed"] > 0:
+        notes.append("Speed was not measured for this case, so its part of the reward is 0.")
+    if not parts.cost_measured and spec.weights["cost"] > 0:
+        notes.append("Cost was not measured for this case, so its part of the reward is 0.")
+    return notes
 
 
 def _spec_error(message_id: str, **fields: Any) -> ContractError:

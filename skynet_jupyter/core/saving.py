@@ -5,18 +5,53 @@
 different file only with ``force``; :func:`write_atomically` writes a
 temporary file beside the target and moves it into place in one step.  A
 failed write is :class:`SaveFailed`, one sentence naming the path.
+
+What a save wrote is kept on disk beside the file (:func:`remember`, :func:`recall`:
+``.skynet_cache/saved/NAME.json`` in the file's own folder, the folder the run cache
+already uses), so the next save of the same metric recognises the file as its own
+after a kernel restart and from a second notebook, and a refusal can say what
+changed since.  Nothing about it lives in the kernel.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import json
 import os
 import stat
 import uuid
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..i18n import t
 
-__all__ = ["SaveFailed", "save_source", "write_atomically"]
+__all__ = [
+    "SaveFailed",
+    "SaveRecord",
+    "change_said",
+    "recall",
+    "record_path",
+    "remember",
+    "save_source",
+    "write_atomically",
+]
+
+RECORD_FOLDER = (".skynet_cache", "saved")  # in the saved file's folder
+# What git and other tools read there: nothing of it is the user's to commit.
+_RECORD_IGNORE = "# Written by skynet_jupyter (%%skynet_metric --save): never commit it.\n*\n"
+_LINE_CHARS = 60  # of a changed line, quoted in a refusal
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRecord:
+    """What a save wrote to a file: for which metric, the text, when, from which notebook."""
+
+    metric: str
+    text: str
+    saved_at: str = ""  # local time, "2025-06-01 14:03"
+    notebook: str = ""  # the notebook's name, when the kernel knows it ("" otherwise)
 
 
 class SaveFailed(OSError):
@@ -32,14 +67,16 @@ def save_source(
     refused: str = "magic.save_refused",
     ours: str | None = None,
     encoding: str = "utf-8",
+    explain: Callable[[str], str] | None = None,
 ) -> tuple[Path | None, str]:
     """Write ``source`` to ``path`` atomically; (the path if it holds the source, a note).
 
     ``refused`` is the message id of the note when a different file is kept (it says
-    how to force it: ``--force`` in a magic, ``force=True`` in Python).  ``ours`` is
-    what this caller last wrote there: a file that still holds exactly that is the
-    caller's own earlier save, replaced without ``force`` (the edit → save loop); a
-    file anyone else changed since is kept.
+    how to force it: ``--force`` in a magic, ``force=True`` in Python); ``explain``,
+    when given, makes that note instead from the text the file holds (what changed).
+    ``ours`` is what this caller last wrote there: a file that still holds exactly
+    that is the caller's own earlier save, replaced without ``force`` (the edit →
+    save loop); a file anyone else changed since is kept.
 
     Only a new path or a regular file is written: a symbolic link, a named pipe, a
     device or a directory is refused even with ``force`` (replacing one would swap a
@@ -52,11 +89,11 @@ def save_source(
         if kind is not None:
             return None, _refusal(path, kind, lang)
         if path.exists():  # a regular file (_special_kind said so, not following links)
-            held = path.read_text(encoding=encoding, errors="replace")
-            if held == source:
+            held = path.read_text(encoding=encoding, errors="replace")  # "\r\n" read as "\n"
+            if held == _lines(source):
                 return path.resolve(), t("magic.save_unchanged", lang, path=shown)
-            if not force and held != ours:
-                return None, t(refused, lang, path=shown)
+            if not force and (ours is None or held != _lines(ours)):
+                return None, explain(held) if explain else t(refused, lang, path=shown)
             write_atomically(path, source, replace=True, encoding=encoding)
             if not force:
                 return path.resolve(), t("magic.saved_over_ours", lang, path=shown)
@@ -66,11 +103,23 @@ def save_source(
                 write_atomically(path, source, replace=False, encoding=encoding)
             except FileExistsError:  # created meanwhile by someone else: look again
                 return save_source(
-                    path, source, force, lang, refused=refused, ours=ours, encoding=encoding
+                    path,
+                    source,
+                    force,
+                    lang,
+                    refused=refused,
+                    ours=ours,
+                    encoding=encoding,
+                    explain=explain,
                 )
     except (OSError, UnicodeEncodeError) as problem:  # not in the file's own encoding
         raise SaveFailed(t("magic.save_failed", lang, path=shown, error=problem)) from None
     return path.resolve(), t("magic.saved", lang, path=shown)
+
+
+def _lines(text: str) -> str:
+    """``text`` as a file read in text mode gives it back: every line ending a "\\n"."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _special_kind(path: Path) -> str | None:
@@ -150,3 +199,80 @@ def _link_new(temporary: Path, path: Path) -> None:
         os.replace(temporary, path)
         return
     temporary.unlink()
+
+
+# --- what each save wrote, kept beside the file ------------------------------------------
+
+
+def record_path(path: Path) -> Path:
+    """Where the record of ``path``'s last save is: ``.skynet_cache/saved/NAME.json`` beside it."""
+    target = _resolved(path)
+    return target.parent.joinpath(*RECORD_FOLDER, f"{target.name}.json")
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links: refused before anything is written
+        return path.absolute()
+
+
+def recall(path: Path) -> SaveRecord | None:
+    """The record of the last save to ``path``, or None (never saved, or unreadable)."""
+    try:
+        found = json.loads(record_path(path).read_text(encoding="utf-8"))
+        return SaveRecord(
+            metric=str(found["metric"]),
+            text=str(found["text"]),
+            saved_at=str(found.get("saved_at", "")),
+            notebook=str(found.get("notebook", "")),
+        )
+    except (OSError, ValueError, KeyError, TypeError):  # absent, damaged or not ours
+        return None
+
+
+def remember(path: Path, record: SaveRecord) -> bool:
+    """Keep ``record`` as the last save to ``path``; False when it could not be written
+    (a read-only folder: the save itself is done, the next one is refused as unknown)."""
+    where = record_path(path)
+    try:
+        where.parent.mkdir(parents=True, exist_ok=True)
+        ignore = where.parent / ".gitignore"
+        if not ignore.exists():
+            with contextlib.suppress(FileExistsError):
+                write_atomically(ignore, _RECORD_IGNORE, replace=False)
+        text = json.dumps(asdict(record), ensure_ascii=True, indent=1)
+        write_atomically(where, text)  # the last save wins, never half written
+    except OSError:
+        return False
+    return True
+
+
+def change_said(saved: str, held: str, lang: str) -> str:
+    """What changed from ``saved`` to ``held``, in a few words: the first changed line (its
+    number in ``held``, quoted before and after) and how many lines differ in all."""
+    before, after = saved.splitlines(), held.splitlines()
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
+    if not changes:  # the same lines: only the line endings or the last line break differ
+        return t("magic.change_line_ends", lang)
+    kind, old_at, _, new_at, _ = changes[0]
+    line = new_at + 1
+    if kind == "insert":
+        first = t("magic.change_added", lang, line=line, new=_quoted(after[new_at]))
+    elif kind == "delete":
+        first = t("magic.change_removed", lang, line=line, old=_quoted(before[old_at]))
+    else:
+        old, new = _quoted(before[old_at]), _quoted(after[new_at])
+        first = t("magic.change_replaced", lang, line=line, old=old, new=new)
+    differ = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in changes)
+    if differ <= 1:
+        return first
+    return t("magic.change_more", lang, first=first, count=differ)
+
+
+def _quoted(line: str) -> str:
+    shown = line.strip()
+    if len(shown) > _LINE_CHARS:
+        shown = shown[: _LINE_CHARS - 1] + "…"
+    return repr(shown)

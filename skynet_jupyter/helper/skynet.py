@@ -21,7 +21,7 @@ import time as _time
 from typing import Any
 
 from ..core.observation import NOT_MEASURED, Observation
-from ..core.reward import RewardSpec
+from ..core.reward import RewardSpec, feedback_with_notes, unmeasured_notes
 from ..models.case_context import METRIC, current_case
 from ..models.credentials import ModelKeyProblem
 from ..models.settings import ModelNotConfigured, current_settings
@@ -112,19 +112,15 @@ def reward(
 
     Returns what ``score`` should return: the weighted reward and side
     information whose ``"scores"`` hold the three 0..1 components (plus any
-    extra named ``scores``).  A part that was not measured scores 0 and the
-    feedback gains a sentence saying so.
+    extra named ``scores``).  A part that was not measured scores 0, and a sentence
+    saying so follows the feedback (kept as written) as a paragraph of its own.
     """
     parsed = RewardSpec.from_argument(spec)
     value = parsed.check_accuracy(accuracy)
     seen = observation()
     parts = parsed.parts(value, seen.run_ms, seen.cost_usd)
-    notes = []
-    if not parts.speed_measured and parsed.weights["speed"] > 0:
-        notes.append("Speed was not measured for this case, so its part of the reward is 0.")
-    if not parts.cost_measured and parsed.weights["cost"] > 0:
-        notes.append("Cost was not measured for this case, so its part of the reward is 0.")
-    text = " ".join(part for part in (str(feedback).strip(), *notes) if part)
+    # The feedback as written; what was not measured, a paragraph of its own after it.
+    text = feedback_with_notes(str(feedback), unmeasured_notes(parsed, parts))
     named = dict(scores or {})
     named.update(accuracy=parts.accuracy, speed=parts.speed, cost=parts.cost)
     return parts.value, {"feedback": text, "scores": named}

@@ -63,7 +63,7 @@ class ShownLive:
             return  # the live view above is this report
         from IPython.display import display
 
-        display(self._plain())  # type: ignore[no-untyped-call]  # IPython's display is unannotated
+        display(self._plain())  # type: ignore[no-untyped-call, unused-ignore]  # IPython's display is unannotated (up to 9.19)
 
     def __repr__(self) -> str:
         return repr(self._plain())

@@ -42,6 +42,7 @@ from .fragments import (
     esc,
     failed_at_text,
     named_scores_text,
+    replayed_without_model,
     score_level,
     show_value,
     traceback_text,
@@ -76,8 +77,13 @@ class CaseRow:
 
     @property
     def cached_note(self) -> str:
-        """Why the time and cost are the original run's (said once in full)."""
-        return t("value.cached_again" if self.cached_said else "value.cached", self.lang)
+        """Why the time and cost are the original run's (said once in full): a replayed
+        output whose case called no model is said to be one, never "cached"."""
+        if replayed_without_model(self.case):
+            said = "value.replayed_again" if self.cached_said else "value.replayed"
+        else:
+            said = "value.cached_again" if self.cached_said else "value.cached"
+        return t(said, self.lang)
 
     def labelled(self, label: str, text: object) -> str:
         """ "label: text" ("label : text" in French)."""

@@ -132,11 +132,14 @@ def summary_text(
     stand_ins: int = 0,
     scored: int | None = None,
     cached: int = 0,
+    replayed: int = 0,
 ) -> str:
     """The summary line from its numbers: the static report's and the live view's.
 
     ``scored``: how many of the ``count`` cases have a score (None: all of them);
-    ``cached``: how many came from the run cache (all of them is said in the header).
+    ``cached``: how many came from the run cache or a replay (all of them is said in the
+    header); ``replayed``: how many of those are a replayed output whose case called no
+    model (:func:`replayed_without_model`): all of them is said as what it is.
     """
     parts = [t("report.metric", lang, name=metric_name), t("report.cases", lang, count=count)]
     parts += means_parts(lang, mean, means, scored, count)
@@ -144,9 +147,18 @@ def summary_text(
         parts.append(t("view.retries", lang, count=retries))
     if stand_ins:  # offline answers are never mistaken for a real model's
         parts.append(t("report.stand_in_calls", lang, count=stand_ins))
-    if count and cached >= count:  # nothing was asked now: the header says it, not each row
+    if count and replayed >= count:  # no model anywhere: "from the run cache" would be untrue
+        parts.append(t("report.all_replayed", lang))
+    elif count and cached >= count:  # nothing was asked now: the header says it, not each row
         parts.append(t("report.all_cached", lang))
     return " · ".join(parts)
+
+
+def replayed_without_model(case: CaseResult) -> bool:
+    """A cached case that called no model (neither its run nor its judge): its output is the
+    last check's, replayed (a case is cached otherwise only when its model calls were
+    answered from the run cache), and there was no model to ask."""
+    return case.cached and not case.model_calls
 
 
 def summary_line(report: CheckReport) -> str:
@@ -161,6 +173,7 @@ def summary_line(report: CheckReport) -> str:
         report.stand_in_calls,
         sum(1 for case in report.cases if case.score is not None),
         sum(1 for case in report.cases if case.cached),
+        sum(1 for case in report.cases if replayed_without_model(case)),
     )
 
 

@@ -50,6 +50,7 @@ from .fragments import (
     means_parts,
     more_cases_line,
     named_scores_text,
+    replayed_without_model,
     score_level,
     show_value,
     step_hint,
@@ -58,7 +59,7 @@ from .fragments import (
     traceback_text,
 )
 from .style import STYLE
-from .terminal_text import terminal_width, wrap_block
+from .terminal_text import shown, terminal_width, wrap_block
 
 # The fragments' public home is here (other layers import them from ``show.render``).
 __all__ = [
@@ -90,6 +91,7 @@ __all__ = [
     "means_parts",
     "more_cases_line",
     "named_scores_text",
+    "replayed_without_model",
     "report_html",
     "report_text",
     "score_level",
@@ -111,7 +113,9 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
     ``width=None`` is the terminal's width when stdout is a terminal, else no
     hard wrapping (a notebook, a pipe or a CI log wraps at its own width);
     ``width=0`` never wraps.  A value's own line breaks are indented under it
-    either way (``terminal_text``).
+    either way (``terminal_text``).  Control characters, lone surrogates and
+    bidirectional controls of the user's text are shown escaped (``terminal_text.shown``),
+    as ``repr`` and ``skynet-check`` show them.
     """
     width = terminal_width() if width is None else (width if width > 0 else None)
     lang = report.lang
@@ -137,7 +141,9 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
         lines.extend(case_text(case, lang, clean, width, same.of(case), same.cached_said(case)))
     if len(report.cases) > len(cases):
         lines += wrap_block(more_cases_line(report, len(cases)), "  ", "    ", width)
-    return "\n".join(lines)
+    # A model's terminal escape (\x1b[31m) or a lone surrogate in a feedback, an output or
+    # an error is shown as repr shows it: print(report) never recolours, clears or fails.
+    return shown("\n".join(lines))
 
 
 def case_text(

@@ -8,6 +8,7 @@ the environment every other test runs in.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -78,3 +79,15 @@ def test_the_pre_commit_example_uses_the_hook_id_and_gives_only_options():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["skynet-check"]
     assert all(arg.startswith("--") for arg in hook["args"][::2])  # options, no metric file
+
+
+def test_the_hook_manifest_says_beside_its_files_line_that_it_is_the_one_to_change():
+    # Issue 44, item 11: the hook checks files named exactly metric.py; a my_metric.py is
+    # checked once that one line matches it, and the line says so where it stands.
+    lines = (ROOT / ".pre-commit-hooks.yaml").read_text().splitlines()
+    (at,) = [number for number, line in enumerate(lines) if line.strip().startswith("files:")]
+    comment = " ".join(line.strip("# ") for line in lines[at - 3 : at])
+    assert "the one line to change" in comment and "my_metric.py" in comment
+    hooks = yaml.safe_load("\n".join(lines))
+    assert re.search(hooks[0]["files"], "proj/metric.py")
+    assert not re.search(hooks[0]["files"], "proj/my_metric.py")

@@ -353,3 +353,49 @@ def test_every_output_of_any_text_is_printable_inert_and_valid(project, echo_job
             assert json.loads(out)["message"] == json.loads(json.dumps(cases[0]["feedback"]))
     said = gh.usage_annotation("m.py", cases[0]["error"] or "", None)
     assert command_lines(said) == [said] and _OURS.fullmatch(said)
+
+
+# --- a metric without a report (issue 43, C1), whatever the sentence and the file name ----
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    metric=TEXT.filter(lambda text: text.strip() not in ("", ".", "..")),
+    message=st.one_of(TEXT, st.just(""), st.just("x\x1b[31m\u2028" * 30_000)),
+    no_verdict=st.booleans(),
+    lang=st.sampled_from(["en", "fr", "pt"]),
+)
+def test_a_metric_without_a_report_is_valid_junit_and_one_inert_annotation(
+    metric, message, no_verdict, lang
+):
+    suite = junit.no_report_suite(metric, message, lang, no_verdict=no_verdict)
+    root = assert_valid_junit(junit.junit_document([suite]))
+    (case,) = root.find("testsuite")
+    failure = case.find("failure")
+    assert failure.get("type") == ("no_verdict" if no_verdict else "metric_loads")
+    assert case.get("name").startswith(failure.get("type") + ": ")
+    shown = failure.get("message")
+    assert_printable(shown)
+    assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]", shown)
+    said = gh.usage_annotation(metric, message, None)
+    assert command_lines(said) == [said] and _OURS.fullmatch(said)
+    assert_printable(said)
+
+
+def test_a_metric_path_not_utf8_is_annotated_not_a_traceback(project, capfd):
+    # A command line's bytes that are not UTF-8 reach Python as lone surrogates.
+    code = cli(
+        "m\udcff.py", "--data", "cases.csv", *COLUMNS, "--format", "github", "--junit-xml", "r.xml"
+    )
+    assert code == 2
+    out, err = capfd.readouterr()
+    assert_printable(out, err)
+    assert out.startswith("::error file=m#xDCFF.py,")
+    assert_valid_junit((project / "r.xml").read_text())
+
+
+def test_an_annotation_of_a_path_no_file_system_can_hold_is_made_not_a_traceback():
+    # A lone high surrogate is not even a surrogateescape'd byte: resolving it raised.
+    said = gh.usage_annotation("m\ud83d.py", "No metric file.", None)
+    assert said.startswith("::error file=") and "m#xD83D.py" in said
+    assert command_lines(said) == [said]

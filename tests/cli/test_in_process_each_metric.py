@@ -102,3 +102,54 @@ def test_no_report_is_said_in_the_language_given(capsys):
     assert case.get("name") == "metric_loads: Carregamento da métrica"
     assert case.find("failure").get("message") == said
     assert case.find("failure").text is None  # the message only: no body
+
+
+# --- no verdict (issue 43, C1): the sentence itself, never "the lines above" --------------
+
+NO_VERDICT = (
+    "No verdict: the process running the check ended before it wrote its report (it exited "
+    "with code 0). A metric or run function that calls os._exit() or kills its process ends "
+    "the check; the check did not pass."
+)
+
+
+def test_no_verdict_says_its_sentence_in_both_outputs(capsys):
+    suites: list[str] = []
+    last = {"event": "no_verdict", "message": NO_VERDICT}
+    args = namespace(junit_xml="r.xml", format="github")
+    each_metric._no_report_outputs(args, "m.py", last, 3, suites, "en")
+    assert capsys.readouterr().out == f"::error file=m.py,title=skynet-check::{NO_VERDICT}\n"
+    case = ET.fromstring(suites[0]).find("testcase")
+    assert case.get("name") == "no_verdict: The check wrote its report"  # it did load
+    assert case.find("failure").get("type") == "no_verdict"
+    assert case.find("failure").get("message") == NO_VERDICT
+
+
+def test_a_metric_calling_os_exit_is_no_verdict_in_the_junit_file_and_annotation(project, capfd):
+    from tests.cli.in_process_support import EXITS, assert_valid_junit
+
+    (project / "exits.py").write_text(EXITS)
+    code = cli("exits.py", *COLUMN, "--junit-xml", "r.xml", "--format", "github")
+    assert code == 3
+    out, err = capfd.readouterr()
+    assert out == f"::error file=exits.py,title=skynet-check::{NO_VERDICT}\n"
+    assert f"skynet-check: {NO_VERDICT}\n" in err
+    root = assert_valid_junit((project / "r.xml").read_text())
+    (case,) = root.find("testsuite")
+    assert case.get("name") == "no_verdict: The check wrote its report"
+    assert case.find("failure").get("message") == NO_VERDICT
+    assert "lines above" not in (project / "r.xml").read_text()
+
+
+def test_a_load_past_its_time_limit_says_so_in_the_junit_file_and_annotation(project, capfd):
+    (project / "slow.py").write_text("import time\ntime.sleep(30)\n")
+    code = cli(
+        "slow.py", *COLUMN, "--load-timeout", "1", "--junit-xml", "r.xml", "--format", "github"
+    )
+    assert code == 2
+    out, err = capfd.readouterr()
+    said = err.removeprefix("skynet-check: ").strip()
+    assert said.startswith("slow.py ") and " 1 s (--load-timeout)" in said
+    assert out == f"::error file=slow.py,title=skynet-check::{said}\n"
+    failure = ET.parse(project / "r.xml").getroot().find("testsuite/testcase/failure")
+    assert failure.get("message") == said and failure.get("type") == "metric_loads"

@@ -27,12 +27,15 @@ def test_the_same_feedback_names_a_target_for_one_case_and_not_another():
     names_cat = case(0, 0.0, feedback, {"label": "cat"}, output="dog")  # names the expected
     quotes_output = case(1, 0.0, feedback, {"label": "dog"}, output="cat")  # only the output
     quotes_other = case(2, 0.0, feedback, {"label": "dog"}, output="bird")  # another value
-    nested = case(3, 0.0, feedback, {"labels": ["cow", {"k": "cat"}]}, output="cat")
+    nested = case(3, 0.0, feedback, {"labels": ["cow", {"k": "cat"}]}, output="bird")
+    # "cat" is among the expected values, and it is the output: an echo (issue 44, item 15).
+    echoed = case(4, 0.0, feedback, {"labels": ["cow", {"k": "cat"}]}, output="cat")
     for _ in range(2):  # the second time from memory: the same answers
         assert names_target(feedback, names_cat) is True
         assert names_target(feedback, quotes_output) is False
         assert names_target(feedback, quotes_other) is True
         assert names_target(feedback, nested) is True  # names "cat" among the expected values
+        assert names_target(feedback, echoed) is False
     not_text = case(4, 0.0, "Got '3'.", {"label": 4}, output=3)  # 3 is not a str output
     assert names_target("Got '3'.", not_text) is True
 
@@ -52,7 +55,7 @@ def test_memory_answers_as_the_uncached_reading_does():
             one = case(0, 0.0, text, expected)
             leaves = tuple(advice._leaves(expected))
             assert names_target(text, one) is advice._names_target.__wrapped__(
-                text, leaves, "other"
+                text, leaves, ("other",)
             )
         assert is_generic(text) is is_generic.__wrapped__(text)
 

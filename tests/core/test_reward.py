@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import skynet_jupyter as sj
 from skynet_jupyter import ContractError, RewardSpec
-from skynet_jupyter.core.reward import component
+from skynet_jupyter.core.reward import component, feedback_with_notes
 from skynet_jupyter.helper.skynet import reward
 
 SPEC = {
@@ -214,7 +214,7 @@ def test_reward_outside_a_check_marks_speed_and_cost_not_measured():
     value, info = reward(SPEC, 1.0, "Correct.")
     assert value == pytest.approx(0.7)
     assert info["scores"] == {"accuracy": 1.0, "speed": 0.0, "cost": 0.0}
-    assert info["feedback"].startswith("Correct. ")
+    assert info["feedback"].startswith("Correct.\n\n")  # the notes: a paragraph of their own
     assert "Speed was not measured" in info["feedback"]
     assert "Cost was not measured" in info["feedback"]
 
@@ -289,3 +289,81 @@ def test_reward_with_outputs_from_the_data_says_speed_and_cost_were_not_measured
     assert first.scores == {"accuracy": 1.0, "speed": 0.0, "cost": 0.0}
     assert "Speed was not measured" in first.feedback
     assert first.score == pytest.approx(0.7)
+
+
+# --- the feedback reaches the optimizer as written (issue 43, F1) -----------------------------
+
+SPEED_NOTE = "Speed was not measured for this case, so its part of the reward is 0."
+COST_NOTE = "Cost was not measured for this case, so its part of the reward is 0."
+FENCED = 'The output is not valid JSON:\n\n```json\n{"name": "Ada",}\n```'
+INDENTED = "    return total / count\nThe line above divides by zero when count is 0."
+
+
+def test_a_fenced_code_block_at_the_end_stays_closed_before_the_note():
+    _, info = reward(SPEC, 0.0, FENCED)
+    assert info["feedback"] == f"{FENCED}\n\n{SPEED_NOTE} {COST_NOTE}"
+    assert info["feedback"].split("```")[-1].strip() == f"{SPEED_NOTE} {COST_NOTE}"
+
+
+def test_a_leading_indented_code_line_keeps_its_indentation():
+    _, info = reward(SPEC, 0.0, INDENTED)
+    assert info["feedback"].startswith("    return total / count\n")
+
+
+def test_trailing_line_breaks_are_kept_and_the_note_still_follows_a_blank_line():
+    for written in ("Wrong label.\n", "Wrong label.\n\n", "Wrong label.  "):
+        _, info = reward(SPEC, 0.0, written)
+        text = info["feedback"]
+        assert text.startswith(written)
+        assert "\n\n" in text[len(written.rstrip()) :]
+        assert text.endswith(COST_NOTE)
+
+
+def test_blank_feedback_gives_the_notes_alone_and_nothing_added_keeps_it_as_is():
+    assert reward(SPEC, 1.0, "")[1]["feedback"] == f"{SPEED_NOTE} {COST_NOTE}"
+    assert reward(SPEC, 1.0, "  \n")[1]["feedback"] == f"{SPEED_NOTE} {COST_NOTE}"
+    only_accuracy = {**SPEC, "weights": {"accuracy": 1, "speed": 0, "cost": 0}}
+    assert reward(only_accuracy, 1.0, INDENTED)[1]["feedback"] == INDENTED
+    assert reward(only_accuracy, 1.0, " padded ")[1]["feedback"] == " padded "
+
+
+def test_through_to_dspy_metric_the_optimizer_reads_the_feedback_as_written():
+    dspy = pytest.importorskip("dspy")
+    source = f"""
+from skynet import reward
+REWARD_SPEC = {SPEC!r}
+def score(input, output, expected=None):
+    return reward(REWARD_SPEC, 0.0, {FENCED!r})
+"""
+    metric = sj.to_dspy_metric(sj.load_metric(source))
+    example = dspy.Example(text="t", label="billing").with_inputs("text")
+    said = metric(example, dspy.Prediction(label="other"))
+    assert said.feedback.startswith(FENCED + "\n\n")
+    assert said.feedback.endswith(COST_NOTE)
+
+
+# Any text: every Unicode line break, control characters, surrogates, huge and empty.
+BREAKS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+ANY_TEXT = st.one_of(
+    st.text(),
+    st.lists(
+        st.one_of(st.sampled_from(BREAKS), st.text(max_size=5), st.characters()), max_size=12
+    ).map("".join),
+    st.just("x" * 200_000),
+    st.just(""),
+)
+
+
+@given(feedback=ANY_TEXT, notes=st.lists(st.text(min_size=1), max_size=2))
+def test_any_feedback_is_kept_as_written_and_notes_are_a_paragraph_after_it(feedback, notes):
+    text = feedback_with_notes(feedback, notes)
+    if not notes:
+        assert text == feedback
+    elif not feedback.strip():
+        assert text == " ".join(notes)
+    else:
+        assert text.startswith(feedback)
+        assert text.endswith(" ".join(notes))
+        between = text[len(feedback) : len(text) - len(" ".join(notes))]
+        assert between in ("", "\n", "\n\n")
+        assert (feedback + between).endswith(("\n\n", "\r\n\r\n", "\r\n\n"))  # a blank line

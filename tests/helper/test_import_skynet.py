@@ -150,8 +150,8 @@ def test_helpers_outside_a_check(monkeypatch: pytest.MonkeyPatch) -> None:
         "Good.",
     )
     assert value == 0.5  # accuracy 1.0 at half the weight; speed not measured scores 0
-    assert info["feedback"] == (
-        "Good. Speed was not measured for this case, so its part of the reward is 0."
+    assert info["feedback"] == (  # the feedback as written; the note, its own paragraph
+        "Good.\n\nSpeed was not measured for this case, so its part of the reward is 0."
     )
     heard: list[tuple[str, object]] = []
 

@@ -58,7 +58,7 @@ def metric_cell(shell, body: str, lang: str = "en"):
 def registered(shell, body: str, lang: str = "en") -> str:
     result, captured = metric_cell(shell, body, lang)
     result.raise_error()
-    return captured.stdout
+    return captured.stdout + captured.stderr  # a note to act on is a warning, on stderr
 
 
 def failed_check(shell, line: str = CHECK, lang: str = "en") -> CheckFailed:

@@ -106,7 +106,7 @@ def test_the_refusal_is_in_the_report_language(shell, tmp_path):
 def test_force_still_replaces_a_regular_file_and_a_new_path_is_written(shell, tmp_path):
     saved = tmp_path / "metric.py"
     saved.write_text("# old\n")
-    assert "did not write there" in refused(shell, "--save metric.py")
+    assert "no %%skynet_metric cell saved there" in refused(shell, "--save metric.py")
     assert saved.read_text() == "# old\n"
     assert "Saved to metric.py" in save(shell, "--save metric.py --force")
     assert saved.read_text() == textwrap.dedent(GOOD)
@@ -119,7 +119,7 @@ def test_an_existing_file_that_is_not_utf8_is_refused_not_a_traceback(shell, tmp
     saved = tmp_path / "metric.py"
     saved.write_bytes(b"# caf\xe9\n")
     printed = refused(shell, "--save metric.py")
-    assert "did not write there" in printed
+    assert "no %%skynet_metric cell saved there" in printed
     assert saved.read_bytes() == b"# caf\xe9\n"
 
 

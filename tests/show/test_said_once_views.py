@@ -109,8 +109,8 @@ def test_a_repeated_traceback_is_shown_once():
 def test_what_cached_means_is_said_once_in_every_view(lang):
     fine = "def score(input, output, expected=None):\n    return 1.0, {'feedback': 'Right.'}\n"
     report = sj.check(fine, EMAILS, outputs="date", output_column="date", cases=4, lang=lang)
-    for case in report.cases[1:]:  # as a replay or the call cache marks them
-        case.cached = True
+    for case in report.cases[1:]:  # as the call cache marks a run's model calls
+        case.cached, case.model_calls = True, 1
     view = LiveView(kind=report.kind)
     view.finish(report)
     full, short = f"({t('value.cached', lang)})", f"({t('value.cached_again', lang)})"

@@ -81,8 +81,8 @@ def test_a_string_never_looks_like_a_list():
 
 
 def test_cached_outputs_are_marked_with_the_original_run_in_every_view():
-    cached = _case(0, run_ms=120.0, cost_usd=0.0004)
-    cached.cached = True
+    cached = _case(0, run_ms=120.0, cost_usd=0.0004, model_calls=1)
+    cached.cached = True  # its run's one model call was answered from the run cache
     fresh = _case(1, run_ms=80.0, cost_usd=0.0002)
     views = _views(sj.CheckReport(steps=[], cases=[cached, fresh]))
     note = "cached: the original run's time and cost"

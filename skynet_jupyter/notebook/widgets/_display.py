@@ -49,8 +49,8 @@ class TwoOutputs:
         from IPython.display import display
 
         # IPython ships no types for display() and update_display().
-        display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call]
-        display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call]
+        display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call, unused-ignore]
+        display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call, unused-ignore]
         self.shown = True
 
     def update(self, model_id: str, html: str, text: str) -> None:
@@ -59,8 +59,8 @@ class TwoOutputs:
             return
         from IPython.display import update_display
 
-        update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call]
-        update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call]
+        update_display(self.widget_bundle(model_id), raw=True, display_id=self.widget_id)  # type: ignore[no-untyped-call, unused-ignore]
+        update_display(self.static_bundle(html, text), raw=True, display_id=self.static_id)  # type: ignore[no-untyped-call, unused-ignore]
 
 
 class ShownTwice:

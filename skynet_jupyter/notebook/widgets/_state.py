@@ -39,7 +39,7 @@ from ...core.report import (
 )
 from ...core.reward import PARTS, RewardSpec
 from ...i18n import t
-from ...show.render import summary_text
+from ...show.render import replayed_without_model, summary_text
 
 Item = TypeVar("Item")
 
@@ -168,6 +168,7 @@ class LiveState:
         "parts",
         "parts_only",
         "parts_only_sums",
+        "replayed_cases",
         "report",
         "results",
         "retries",
@@ -211,6 +212,7 @@ class LiveState:
         self.retries = 0  # rate-limit retries and stand-in answers, for the summary line
         self.stand_in_calls = 0
         self.cached_cases = 0  # every case from the run cache: the summary says so
+        self.replayed_cases = 0  # ... or replayed, calling no model: said as what it is
         # The cases with reward components, and their components flat (3 floats a case): no
         # object per case, so a big run leaves the garbage collector little more to walk.
         self.reward_cases: list[CaseResult] = []
@@ -238,6 +240,7 @@ class LiveState:
             self.retries += case.retries
             self.stand_in_calls += case.stand_in_calls
             self.cached_cases += case.cached
+            self.replayed_cases += replayed_without_model(case)
             if case.failed_step is not None:
                 failures.setdefault(case.failed_step, []).append(case)
             if rank is not None:
@@ -338,6 +341,7 @@ class LiveState:
             self.stand_in_calls,
             self.score.count,
             self.cached_cases,
+            self.replayed_cases,
         )
 
     def mean_named(self) -> dict[str, float]:
