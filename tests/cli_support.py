@@ -56,11 +56,13 @@ def cli_env(extra: Mapping[str, str] | None = None, unset: Collection[str] = ())
       keys and addresses (``OPENAI_*``, ``ANTHROPIC_*``, ``AZURE_*``, ``GEMINI_*``, any
       ``*_API_KEY`` / ``*_API_BASE`` / ``*_API_TOKEN``), plus the names in ``unset``.
     - Set: ``SKYNET_LANG=en`` (the sentences asserted are English unless a test asks
-      otherwise) and ``PYTHONPATH`` with this checkout first (this tree is imported from
-      any folder, installed or not); then ``extra`` on top, which may set any of them.
+      otherwise), ``SKYNET_RUN_LOG=0`` (no run log written unless a test asks) and
+      ``PYTHONPATH`` with this checkout first (this tree is imported from any folder,
+      installed or not); then ``extra`` on top, which may set any of them.
     """
     env = {name: value for name, value in os.environ.items() if not _removed(name)}
     env["SKYNET_LANG"] = "en"
+    env["SKYNET_RUN_LOG"] = "0"  # no run recorded (in the test's folder) unless a test asks
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     env.update(extra or {})
     for name in unset:

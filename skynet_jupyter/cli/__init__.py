@@ -23,6 +23,7 @@ Modules::
     github_annotations.py  --format github: GitHub Actions ::error / ::warning commands
     exits.py      the exit codes; what is said when there is no passing report
     log_text.py   user text as written to a terminal or a CI log: shown, never obeyed
+    history_cmd.py  the run log: skynet-check diff A B, skynet-check history, --against
     __main__.py   ``python -m skynet_jupyter.cli``
 """
 
@@ -41,11 +42,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from ..i18n import language
     from .each_metric import check_each
-    from .parse import parse
+    from .parse import SUBCOMMANDS, parse
 
     raw = list(sys.argv[1:] if argv is None else argv)
     try:
         try:
+            if raw and raw[0] in SUBCOMMANDS:  # skynet-check diff A B, skynet-check history
+                from .history_cmd import run_subcommand
+
+                return run_subcommand(raw)
             args = parse(raw)
             # The command's language, set once: --lang, else SKYNET_LANG, else the locale.
             with language(args.lang):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.model_settings import ModelSettings
 from ..i18n import language, surface, t
 from ..run.lifeline import end_with_parent
+from .history_cmd import AgainstProblem, flush_run_log, prepare, with_against
 from .job import Job
 from .sources import import_folders, run_file
 
@@ -53,6 +54,7 @@ def main() -> None:
     # what the metric started (a program it runs, an isolation worker) goes too.
     end_with_parent(os.getppid())
     message = _last_message(job, send)
+    flush_run_log()  # the run's record is written before this process ends at once
     sys.stdout.flush()
     sys.stderr.flush()
     send(message)
@@ -97,6 +99,11 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
     from ..core.dataset import DataError
     from ..run.engine import execute
 
+    try:  # the run log (issue 46): where this run is recorded, what --against names
+        against = prepare(job)
+    except AgainstProblem as problem:
+        return _usage(str(problem))
+
     options = job.options
     models = _models(options.models, job.api_base)
     _import_litellm_ahead(models, job.cache_path)
@@ -109,7 +116,13 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
     options = dataclasses.replace(options, run=run, models=models)
     try:
         report = execute(
-            job.kind, metric, job.data, options, on_event=None, run_cache=_run_cache(job)
+            job.kind,
+            metric,
+            job.data,
+            options,
+            on_event=None,
+            run_cache=_run_cache(job),
+            record=True,
         )
     except DataError as problem:
         return _usage(problem.for_command())
@@ -124,7 +137,7 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
 
         hint = t(NO_MODEL_HINTS[missing_model])
         return _usage(t("cli.no_model", hint=hint, option=f"--{missing_model}-model"))
-    return _done(job, report)
+    return with_against(job, report, metric, _done(job, report), against)
 
 
 def _import_litellm_ahead(models: ModelSettings, cache_path: str | None) -> None:
@@ -174,7 +187,7 @@ def _loaded_metric(path: str, send: Callable[[Message], None]) -> Any:
 
     send({"event": "loading", "path": path})
     try:
-        return load_metric(Path(path))
+        return load_metric(Path(path), name=path)  # its runs are recorded under the file's name
     except ContractError as problem:
         if problem.step != METRIC_LOADS:  # it loads, but breaks the contract: the report says
             return Path(path)

@@ -18,7 +18,9 @@ from ..i18n import LANGUAGES, resolve_lang, t
 from .exits import EXIT_USAGE, usage
 from .job import LOAD_TIMEOUT, MAX_LOAD_TIMEOUT
 
-__all__ = ["parse"]
+__all__ = ["SUBCOMMANDS", "parse", "parse_subcommand"]
+
+SUBCOMMANDS = ("diff", "history")  # skynet-check diff A B, skynet-check history (issue 46)
 
 
 def parse(raw: Sequence[str]) -> argparse.Namespace:
@@ -236,4 +238,92 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="also write the report as JUnit XML (as pytest --junitxml) to PATH",
     )
+    _run_log_options(parser)
+    return parser
+
+
+def _run_log_options(parser: argparse.ArgumentParser) -> None:
+    """The run log's options (issue 46): where runs are recorded, and --against."""
+    log = parser.add_argument_group(
+        "run log", "every check is recorded (default: .skynet_runs here, or SKYNET_RUN_LOG)"
+    )
+    log.add_argument(
+        "--log-dir",
+        metavar="DIR",
+        help="the run log: a folder or an fsspec URL such as s3://bucket/runs (default: "
+        "SKYNET_RUN_LOG, else .skynet_runs in the current folder)",
+    )
+    log.add_argument("--no-log", action="store_true", help="record nothing in the run log")
+    log.add_argument(
+        "--against",
+        metavar="RUN",
+        help="compare with a recorded run: 'last' (the last run of this metric on this data), "
+        "'last~1' (the one before) "
+        "or a run id; exit 1 when any case regressed (pass -> fail, or a lower score)",
+    )
+    log.add_argument(
+        "--allow-different-data",
+        action="store_true",
+        help="with --against RUN (or diff): compare the cases shared with a run on other data",
+    )
+
+
+def parse_subcommand(raw: Sequence[str]) -> argparse.Namespace:
+    """``skynet-check diff A B`` or ``skynet-check history``: the arguments (``raw[0]`` the
+    subcommand), or the usage error said as :func:`parse` says it."""
+    parser = _history_parser() if raw[0] == "history" else _diff_parser()
+    try:
+        return parser.parse_args(raw[1:])
+    except _Refused as refused:
+        message = str(refused)
+    _say_refused(parser, message, raw)
+
+
+def _log_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log-dir",
+        metavar="DIR",
+        help="the run log (default: SKYNET_RUN_LOG, else .skynet_runs in the current folder)",
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the output")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def _diff_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="skynet-check diff",
+        description="Compare two recorded runs case by case: regressions first.",
+        epilog="example: skynet-check diff last~1 last --metric metric.py\n"
+        "exit codes: 0 no case regressed, 1 a case regressed, 2 usage error",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", metavar="A", help="a run id (or its start), or last~1")
+    parser.add_argument("b", metavar="B", help="a run id (or its start), or last")
+    parser.add_argument(
+        "--metric", metavar="NAME", help="whose last / last~N (default: the newest run's metric)"
+    )
+    parser.add_argument(
+        "--allow-different-data",
+        action="store_true",
+        help="compare the cases two runs on different data share",
+    )
+    _log_dir(parser)
+    return parser
+
+
+def _history_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="skynet-check history",
+        description="List the recorded runs, newest first; --prune N keeps each metric's newest N.",
+        epilog="example: skynet-check history metric.py --limit 10\n"
+        "         skynet-check history --prune 20",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("metric", nargs="?", metavar="NAME", help="only this metric's runs")
+    parser.add_argument("--data", metavar="FINGERPRINT", help="only runs on this data")
+    parser.add_argument("--limit", type=int, default=50, help="the newest N runs (default 50)")
+    parser.add_argument(
+        "--prune", metavar="N", type=int, help="remove all but each metric's newest N runs"
+    )
+    _log_dir(parser)
     return parser

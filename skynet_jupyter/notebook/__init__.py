@@ -17,6 +17,8 @@ Modules::
     optimize_magic.py  %skynet_optimize's work
     align_magic.py     %skynet_align's work
     race_magic.py      %skynet_race's work
+    history_magics.py  %skynet_history and %skynet_diff: the run log (their own Magics class)
+    history_view.py    %skynet_history's live view: the chart, read again after each cell
     cell_display.py    a report shown once in its cell (live, then static)
     replay.py          the edit loop: re-registering a metric re-checks it
     save.py            --save: written atomically, never over another file

@@ -60,6 +60,10 @@ def test_every_option_has_its_default():
         "json": False,
         "format": "text",
         "junit_xml": None,
+        "log_dir": None,
+        "no_log": False,
+        "against": None,
+        "allow_different_data": False,
     }
     assert (job.LOAD_TIMEOUT, job.MAX_LOAD_TIMEOUT) == (60.0, 600.0)
 
@@ -72,7 +76,8 @@ def test_every_option_is_read_into_its_field():
          "--reflection-model", "r/m", "--api-base", "http://h:1/v1", "--cases", "5", "--all",
          "--timeout", "2.5", "--run-timeout", "7", "--load-timeout", "9", "--isolation",
          "process", "--cache-dir", "c", "--lang", "pt", "--format", "github",
-         "--junit-xml", "r.xml"]
+         "--junit-xml", "r.xml", "--log-dir", "s3://b/runs", "--no-log", "--against", "last~1",
+         "--allow-different-data"]
     )  # fmt: skip
     assert vars(args) == {
         "metric": ["a.py", "b.py"],
@@ -100,6 +105,10 @@ def test_every_option_is_read_into_its_field():
         "json": False,
         "format": "github",
         "junit_xml": "r.xml",
+        "log_dir": "s3://b/runs",
+        "no_log": True,
+        "against": "last~1",
+        "allow_different_data": True,
     }
     assert parse.parse([*MINIMAL, "--artifact", "p.txt", "--json"]).artifact == "p.txt"
     assert parse.parse([*MINIMAL, "--json"]).json is True

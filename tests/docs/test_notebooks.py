@@ -38,6 +38,7 @@ TUTORIALS = (
     "08-preview-the-optimizer",
     "09-align-the-judge",
     "10-race-your-feedback",
+    "11-what-did-my-edit-do",
 )
 # The quickstart in the languages the docs are published in: "folder/name" -> the original.
 TRANSLATIONS = {
@@ -143,8 +144,15 @@ SHOWS = {
 SHOWS["10-race-your-feedback"] = [
     "informative 0.5 | terse 0.5",  # the same scores...
     "'informative' wins: held-out score 0.833 against 0.417 for 'terse'",  # ...taught apart
-    "A tie: 'quoting' and 'terse' both score 0.417 on the 12 held-out cases.",
+    "A tie: neither 'quoting' nor 'terse' led GEPA to an artifact better than the seed",
+    "yet none scored above the seed on GEPA's 5 validation cases",  # why (#44, item 7)
     "informative [('informative', 0.833), ('quoting', 0.417)]",
+]
+SHOWS["11-what-did-my-edit-do"] = [
+    "Run history of 'metric.py':",  # read again after each cell: 3 runs, then 5 with CI's
+    "8 cases regressed",  # %skynet_diff last~1 last: version 3's partial credit
+    "0 regressions, 30 cases with new feedback",  # sj.diff of version 1 and 2
+    "exit code: 1",  # skynet-check --against last fails on the regression
 ]
 SHOWS["fr/01-demarrage-rapide"] = [
     t("report.check_failed", "fr"),  # a report in French, from %config SkynetMagics.lang
@@ -164,6 +172,7 @@ WRITES = {
     "01-quickstart": ["metric.py"],
     "05-dspy": ["ticket_metric.py"],
     "09-align-the-judge": ["aligned_judge.py"],
+    "11-what-did-my-edit-do": ["metric.py", "gate.txt"],
     "fr/01-demarrage-rapide": ["fr/metric.py"],
     "pt/01-inicio-rapido": ["pt/metric.py"],
 }
@@ -182,7 +191,13 @@ def test_notebook_runs(name, tmp_path, monkeypatch):
     paths = [str(ROOT), os.environ.get("PYTHONPATH")]
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, paths)))
     monkeypatch.setenv("SKYNET_LANG", "en")
-    for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
+    # The run log as a user has it (tests/conftest.py turns it off): .skynet_runs in the copy.
+    for variable in (
+        "SKYNET_TASK_MODEL",
+        "SKYNET_METRIC_MODEL",
+        "SKYNET_REFLECTION_MODEL",
+        "SKYNET_RUN_LOG",
+    ):
         monkeypatch.delenv(variable, raising=False)
     notebook = nbformat.read(workdir / f"{name}.ipynb", as_version=4)
     client = NotebookClient(

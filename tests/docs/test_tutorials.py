@@ -66,7 +66,12 @@ def executed(name: str, tmp_path_factory: pytest.TempPathFactory) -> nbformat.No
     copy_to_run(workdir)  # without checkpoints nor the files a user's own run left
     env = dict(os.environ, SKYNET_LANG="en")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    for variable in ("SKYNET_TASK_MODEL", "SKYNET_METRIC_MODEL", "SKYNET_REFLECTION_MODEL"):
+    for variable in (
+        "SKYNET_TASK_MODEL",
+        "SKYNET_METRIC_MODEL",
+        "SKYNET_REFLECTION_MODEL",
+        "SKYNET_RUN_LOG",
+    ):
         env.pop(variable, None)
     notebook = nbformat.read(workdir / f"{name}.ipynb", as_version=4)
     client = NotebookClient(
