@@ -172,9 +172,22 @@ def _not_a_pair(value: object) -> ContractError:
     case reads as one sentence ("the same as case 0"), not one per score."""
     if value is None:
         return ContractError(METRIC_RETURN_VALUE, "return.none")
+    if _is_dspy_prediction(value):  # before the number: to_dspy_metric's are floats too
+        return ContractError(METRIC_RETURN_VALUE, "return.dspy_prediction")
     if number_problem(value) is None:
         return ContractError(METRIC_RETURN_VALUE, "return.only_number")
     return _fail("return.not_pair", value, type=type(value).__name__)
+
+
+def _is_dspy_prediction(value: object) -> bool:
+    """A ``dspy.Prediction`` (a DSPy metric's return), known without importing dspy.
+
+    Said in one line, with the fix: its repr spans several lines.
+    """
+    return any(
+        cls.__name__ == "Prediction" and cls.__module__.startswith("dspy.")
+        for cls in type(value).__mro__
+    )
 
 
 def number_problem(value: object) -> str | None:

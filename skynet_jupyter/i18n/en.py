@@ -19,7 +19,8 @@ MESSAGES = {
     "hint.metric_loads": "Fix the error above; the metric must run on its own, as metric.py.",
     "hint.metric_signature": (
         "Define score(input, output, expected=None) (or score(input, output)) "
-        "at the top level of the metric."
+        "at the top level of the metric; a metric written for DSPy, metric(example, "
+        "prediction, trace=None), becomes one with score = from_dspy_metric(metric)."
     ),
     "hint.reward_spec": (
         "Write REWARD_SPEC as in the contract: weights for accuracy, speed and cost, "
@@ -113,8 +114,10 @@ MESSAGES = {
         ),
     },
     "return.score_type": (
-        "The score {value} is a {type}, not a number: return an int or a float "
-        "(for example float(x))."
+        "The score {value} is a {type}, not a number: return an int or a float. A letter "
+        "grade or a label needs a mapping of your own, such as GRADES = {{'A': 1.0, 'B': "
+        "0.75, 'C': 0.5, 'D': 0.25, 'F': 0.0}}, then return GRADES[grade]; only text that "
+        "holds a number converts with float()."
     ),
     "return.score_bool": (
         "The score {value} is a bool: return a number such as 1.0 or 0.0, which the "
@@ -486,7 +489,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) raised {error}",
     "case.run_timeout": "run(artifact, input) took longer than {seconds} s and was stopped.",
     "case.metric_timeout": "score took longer than the {seconds} s metric time limit.",
-    "case.metric_raised": "score raised {error}",
+    "case.metric_raised": "score raised {error} before returning",
     "case.name_error": (
         "score uses the name {name!r}, which the metric does not define. The metric runs as "
         "its own module, exactly as metric.py: define or import {name!r} in the metric itself."
@@ -670,14 +673,14 @@ MESSAGES = {
         "one": (
             "The column {columns} of the CSV/TSV file holds text that looks like JSON (such as "
             "{example}): the metric gets a string, so a loop over it goes character by character. "
-            "If it is meant as a list or an object, pass json_columns=[{names}] (--json-columns "
-            "{option})."
+            "If it is meant as a list or an object and the metric does not parse it itself "
+            "(json.loads), pass json_columns=[{names}] (--json-columns {option})."
         ),
         "other": (
             "The columns {columns} of the CSV/TSV file hold text that looks like JSON (such as "
             "{example}): the metric gets a string, so a loop over it goes character by character. "
-            "If it is meant as a list or an object, pass json_columns=[{names}] (--json-columns "
-            "{option})."
+            "If they are meant as lists or objects and the metric does not parse them itself "
+            "(json.loads), pass json_columns=[{names}] (--json-columns {option})."
         ),
     },
     "advice.type_mismatch": (
@@ -919,11 +922,11 @@ MESSAGES = {
     "magic.saved": "Saved to {path}.",
     "magic.save_unchanged": "{path} already holds this metric: nothing written.",
     "magic.save_refused": (
-        "Not saved: {path} holds different content that this notebook did not write there "
-        "(an editor, git or another notebook changed it), and it was left untouched. Add "
-        "--force to overwrite it."
+        "Not saved: {path} holds content that no %%skynet_metric cell saved there (an editor, "
+        "git or you wrote it; the saves are recorded in {folder}), and it was left untouched. "
+        "Add --force to replace it."
     ),
-    "magic.saved_over_ours": "Saved to {path} (replacing what this notebook saved there).",
+    "magic.saved_over_ours": "Saved to {path} (replacing this metric's earlier save there).",
     "magic.registered_not_saved": (
         "The cell's metric is registered as {name!r} all the same: the notebook now checks "
         "it, while {path} (what skynet-check and Skynet read) holds the other one."
@@ -1702,11 +1705,6 @@ MESSAGES = {
         "held_out must be a share of the cases (between 0 and 1) or a whole number of cases, "
         "got {value}."
     ),
-    "race.too_few_held_out": (
-        "A race needs at least {least} held-out cases to tell metrics apart (and 2 more for "
-        "GEPA's training and validation); {count} of {total} cases would be held out. "
-        "Give at least {cases} cases, or a larger held_out= (--held-out)."
-    ),
     "race.running": (
         "Racing {metrics} metrics through GEPA; the held-out cases are scored by {referee!r}…"
     ),
@@ -1805,4 +1803,443 @@ MESSAGES = {
         "{val} validation cases, then one proposal on a minibatch, takes {least}. Give "
         "budget={least} or more (--budget)."
     ),
+    "engine.failed": {
+        "by": "total",
+        "one": (
+            "skynet_jupyter: the run stopped because its executor failed. {done} of "
+            "{total} case finished; the partial report (marked interrupted) is this "
+            "exception's .skynet_report attribute."
+        ),
+        "other": (
+            "skynet_jupyter: the run stopped because its executor failed. {done} of "
+            "{total} cases finished; the partial report (marked interrupted) is this "
+            "exception's .skynet_report attribute."
+        ),
+    },
+    "case.model_key_not_sent": (
+        "Not run: another case of this run found the model's API key refused, and a "
+        "refused key is not sent again."
+    ),
+    # --- round 8: run rules (lead): new keys above this line ---
+    "tool.partial_report": (
+        "skynet_jupyter: the tool stopped on this error; its partial report ({report}, with "
+        "everything that finished) is this exception's .skynet_report attribute."
+    ),
+    "tool.past_max_cost": "Spent {spent}, {past} past max_cost {max_cost}: {why}",
+    "optimize.calls_past": "{calls} metric calls, {past} past the budget of {budget}",
+    "race.calls_past_short": "{calls} metric calls, {past} past the budget of {budget}",
+    "optimize.calls_past_why": (
+        "{calls} metric calls, {past} past the budget of {budget}: GEPA checks it between "
+        "iterations, so the run ended with the iteration that passed it"
+    ),
+    "optimize.stopped_error": (
+        "Stopped by an error (raised with this report as its .skynet_report): what was found so "
+        "far is kept."
+    ),
+    "optimize.past_max_cost_why": (
+        "GEPA checks max_cost between iterations, so the run ended with the iteration that passed "
+        "it."
+    ),
+    "race.max_cost_referee": (
+        "· max_cost {usd} for the whole race: {kept} kept for the referee's held-out scoring, "
+        "{share} per run"
+    ),
+    "race.calls_past": (
+        "{calls} metric calls, {past} past the budget of {budget}: GEPA checks each run's budget "
+        "of {per_run} between iterations, so a run ends with the iteration that passed it"
+    ),
+    "race.past_why_runs": (
+        "each GEPA run stops at its first check past its share ({share}), between iterations, "
+        "so it ends with the iteration that passed it."
+    ),
+    "race.past_why_referee": (
+        "the referee's held-out scoring cost {spent}, {past} more than the {kept} kept for it."
+    ),
+    "race.kept_not_better": {
+        "by": "total",
+        "one": (
+            "{name!r}: GEPA kept {kept} of its proposals in its run (each beat its parent on a "
+            "training minibatch), yet none scored above the seed on GEPA's {val} validation "
+            "cases, so the best artifact of that run is the seed artifact."
+        ),
+        "other": (
+            "{name!r}: GEPA kept {kept} of its proposals in {runs} of its {total} runs (each beat "
+            "its parent on a training minibatch), yet none scored above the seed on GEPA's {val} "
+            "validation cases, so the best artifact of those runs is the seed artifact."
+        ),
+    },
+    "race.none_kept": (
+        "{name!r}: none of its {proposals} proposals beat its parent on a training minibatch, so "
+        "GEPA kept none and its best artifact is the seed artifact."
+    ),
+    "race.tie_seed": (
+        "A tie: neither {name!r} nor {other!r} led GEPA to an artifact better than the seed on its "
+        "validation cases, so both score the seed's {score} on the {cases} held-out cases."
+    ),
+    "race.stopped_referee_cost": (
+        "Stopped before any run: the referee's held-out scoring (the seed's, and one per run at "
+        "its price) needs {kept} of max_cost {usd}, which leaves nothing for the runs. Give a "
+        "larger max_cost (--max-cost), fewer held-out cases or a cheaper referee."
+    ),
+    "race.no_runs_referee_cost": (
+        "No metric was raced: max_cost cannot pay for the referee's held-out scoring and the runs "
+        "too."
+    ),
+    "race.stopped_error": (
+        "Stopped by an error (raised with this report as its .skynet_report): the standings count "
+        "the runs that finished."
+    ),
+    "race.stop_model_key": "API key",
+    "race.stop_no_model": "no model",
+    "race.stop_error": "error",
+    "race.stop_provider_refused": "provider refused",
+    "race.best_is_seed": (
+        "Best artifact of {name!r} (seed {seed}): the seed artifact, unchanged (no candidate beat "
+        "it on GEPA's validation cases):"
+    ),
+    "race.chart_run": "{name}, seed {seed}: best {score} after {calls} metric calls",
+    "race.chart_seed": "seed {seed}",
+    "race.too_few_cases": {
+        "by": "total",
+        "one": (
+            "A race needs at least {least} held-out cases to tell metrics apart, and 2 more for "
+            "GEPA's training and validation: {total} case is too few. Give at least {cases} cases."
+        ),
+        "other": (
+            "A race needs at least {least} held-out cases to tell metrics apart, and 2 more for "
+            "GEPA's training and validation: {total} cases are too few. Give at least {cases} "
+            "cases."
+        ),
+    },
+    "race.held_out_share_too_small": (
+        "held_out={value} holds out {count} of the {total} cases, and a race needs at least "
+        "{least} held-out cases to tell metrics apart: give held_out={least} (a number of cases) "
+        "or a share of at least {share} (--held-out)."
+    ),
+    "race.held_out_count_too_small": (
+        "held_out={count}: a race needs at least {least} held-out cases to tell metrics apart: "
+        "give held_out={least} or more (--held-out)."
+    ),
+    "race.held_out_grouped": (
+        "Only {count} of the {total} cases could be held out, as identical rows stay on one side "
+        "of the split, and a race needs at least {least} held-out cases: give more distinct cases."
+    ),
+    # --- round 8: optimizers and alignment: new keys above this line ---
+    "model.litellm_missing": (
+        "A litellm model needs litellm: pip install 'skynet-jupyter[llm]' (or use a callable "
+        "model, such as skynet_jupyter.StandInModel, offline)."
+    ),
+    "model.litellm_broken_missing": (
+        "litellm is installed but could not be imported (it needs '{missing}', which is "
+        "missing). Reinstall it with what it needs: pip install --force-reinstall "
+        "'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_broken": (
+        "litellm is installed but could not be imported ({error}). Reinstall it with what it "
+        "needs: pip install --force-reinstall 'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_restart": (
+        "litellm's import was interrupted earlier in this process and cannot be finished now "
+        "({error}): restart the kernel (or the Python process) and run this again. Nothing "
+        "needs reinstalling."
+    ),
+    # --- round 8: models: new keys above this line ---
+    # %%skynet_metric --save: what changed since the metric's own save (issue 44, item 1).
+    "magic.save_refused_changed": (
+        "Not saved: {path} changed since %%skynet_metric {name} saved it{where}: {change}. It "
+        "was left untouched: to keep that change, copy it into the cell and run the cell "
+        "again. Add --force to replace it."
+    ),
+    "magic.save_refused_other_metric": (
+        "Not saved: {path} holds the metric {other!r}, saved there by %%skynet_metric "
+        "{other}{where}, not {name!r}, and it was left untouched: to keep both, save this "
+        "metric to another file. Add --force to replace it."
+    ),
+    "magic.saved_from": " from {notebook}",
+    "magic.saved_on": " on {time}",
+    "magic.change_replaced": "line {line} is now {new} (it was {old})",
+    "magic.change_added": "line {line} was added: {new}",
+    "magic.change_removed": "a line was removed at line {line}: {old}",
+    "magic.change_more": {
+        "one": "{first}, and {count} line differs in all",
+        "other": "{first}, and {count} lines differ in all",
+    },
+    "magic.change_line_ends": "only its line endings differ",
+    # What a registration note that needs acting on starts with (issue 44, item 4).
+    "magic.warning": "Warning",
+    # A replayed output whose case called no model: what happened, said (issue 44, item 5).
+    "value.replayed": "replayed: the last check's output and run time; no model was called",
+    "value.replayed_again": "replayed",  # said in full on the first such row
+    "report.all_replayed": (
+        "every case replayed from the last check: run was not called, and no model was asked"
+    ),
+    # The output column looks like JSON: named, and alone (issue 43, F3).
+    "advice.json_like_output": (
+        "The output column {column} of the CSV/TSV file holds text that looks like JSON (such "
+        "as {example}): the metric gets output as a string, not the list or object it reads. "
+        "Pass json_columns=[{name}] (--json-columns {option}) to give it the parsed value."
+    ),
+    # all_expected where the output's type cannot hold it (issue 44, item 16).
+    "quality.probe.cannot_hold": {
+        "one": (
+            "Not tried: all_expected on {count} case, whose output ({types}) cannot hold every "
+            "expected value at once: no optimizer can produce such an output."
+        ),
+        "other": (
+            "Not tried: all_expected on {count} cases, whose outputs ({types}) cannot hold every "
+            "expected value at once: no optimizer can produce such an output."
+        ),
+    },
+    # The JUnit test case of a check that gave no verdict (issue 43, C1).
+    "junit.report_written": "The check wrote its report",
+    # --- round 8: newcomer and cli: new keys above this line ---
+    # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.
+    "signature.dspy": (
+        "{found} is a DSPy metric (its parameters are DSPy's), and Skynet would call it as "
+        "score(input, output, expected): adapt it with score = from_dspy_metric({function}) "
+        "(from skynet_jupyter import from_dspy_metric)."
+    ),
+    "dspy.already_dspy": (
+        "to_dspy_metric adapts a Skynet metric, score(input, output, expected), and {found} is "
+        "already a DSPy metric: give it to dspy.Evaluate or dspy.GEPA as it is "
+        "(from_dspy_metric({function}) makes it a Skynet metric)."
+    ),
+    "return.dspy_prediction": (
+        "score returned a dspy.Prediction, which is what a DSPy metric returns, not a pair: "
+        'return pred.score, {{"feedback": pred.feedback}} (or adapt a DSPy metric with '
+        "score = from_dspy_metric(metric))."
+    ),
+    "dspy.return_none": (
+        "The DSPy metric {function} returned None (a return statement is missing, or returns "
+        "nothing): return a number, a bool or dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.return_type": (
+        "The DSPy metric {function} returned {value} (a {type}): return a number, a bool or "
+        "dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.no_score": (
+        "The DSPy metric {function} returned {value}, which has no score: return "
+        "dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.score_type": (
+        "The DSPy metric {function} returned the score {value} (a {type}), not a number: "
+        "return a number or a bool as the score."
+    ),
+    "dspy.score_not_finite": (
+        "The DSPy metric {function} returned the score {value}, not a finite number (NaN, an "
+        "infinity or too large for a float), which no optimizer can climb: return a finite "
+        "number, 0.0 for an output that fails."
+    ),
+    "dspy.feedback_type": (
+        "The DSPy metric {function} returned the feedback {value} (a {type}), not text: "
+        "return the feedback as a str."
+    ),
+    "dspy.objective_scores": (
+        "The DSPy metric {function} returned objective_scores {value}: give a dict of names to "
+        "finite numbers, or none."
+    ),
+    "dspy.output_field_labels": (
+        "from_dspy_metric cannot tell which field of the prediction the output {value} is, as "
+        "the case has several expected fields ({labels}): name it, "
+        'from_dspy_metric({function}, output_field="{first}").'
+    ),
+    "dspy.output_field_none": (
+        "from_dspy_metric cannot tell which field of the prediction the output {value} is, as "
+        "the case has no expected value: name it, "
+        'from_dspy_metric({function}, output_field="answer").'
+    ),
+    "dspy.not_callable": (
+        "from_dspy_metric takes a DSPy metric, a function metric(example, prediction, "
+        "trace=None), not {value}."
+    ),
+    "dspy.signature": (
+        "from_dspy_metric cannot call {found} as DSPy does, with (example, prediction): a DSPy "
+        "metric takes (example, prediction, trace=None, pred_name=None, pred_trace=None)."
+    ),
+    "dspy.already_skynet": (
+        "{found} is already a Skynet metric, score(input, output, expected): use it as it is "
+        "(from_dspy_metric adapts a DSPy metric, metric(example, prediction, trace=None))."
+    ),
+    "dspy.no_pred_name": (
+        "The DSPy metric {function} takes no pred_name, so predictors= has nothing to ask it: "
+        "leave predictors= out, or give it the parameters (example, prediction, trace=None, "
+        "pred_name=None, pred_trace=None)."
+    ),
+    "dspy.predictors_type": (
+        "predictors= is a DSPy program or predictor names (str), not {value}."
+    ),
+    # --- round 8: dspy: new keys above this line ---
+    # The run log, sj.history and sj.diff (issue 46: history/, %skynet_history, %skynet_diff).
+    "history.damaged": "The run record {path} cannot be read: {why}",
+    "history.why_not_a_record": "it is not a skynet_jupyter run record.",
+    "history.why_no_schema": "its head has no schema version.",
+    "history.why_field": "its {field!r} field is missing or of the wrong type.",
+    "history.why_cut_short": "it was cut short (half-written, or copied only in part).",
+    "history.why_json": "a line of it is not JSON.",
+    "history.why_size": "its size is not what its head says (half-written, or changed since).",
+    "history.why_gone": "it was removed while it was being read (a prune).",
+    "history.why_unreadable": "it cannot be read.",
+    "history.newer_schema": (
+        "The run record {path} was written by a newer skynet_jupyter (schema {schema}; this "
+        "one reads up to {known}): upgrade skynet_jupyter (pip install -U skynet-jupyter) "
+        "to read it."
+    ),
+    "history.skipped": "{reason} It is left out of the history.",
+    "history.needs_fsspec": (
+        "The run log {url} is a URL, which needs fsspec and the file system of its scheme: "
+        "pip install 'skynet-jupyter[remote]' (s3fs; gcsfs for gs://)."
+    ),
+    "history.not_recorded": (
+        "This run was not recorded in the run log {where} ({error}); the run itself is not "
+        "affected. Give another place with configure(run_log=...) or SKYNET_RUN_LOG, or "
+        "turn the log off with run_log=False."
+    ),
+    "history.shared_only": {
+        "one": (
+            "The two runs were made on different data: only the {count} case they share is "
+            "compared."
+        ),
+        "other": (
+            "The two runs were made on different data: only the {count} cases they share are "
+            "compared."
+        ),
+    },
+    "history.different_data": (
+        "Runs {a} ({size_a} cases) and {b} ({size_b} cases) were made on different data, so "
+        "their cases cannot all be compared: pass allow_different_data=True "
+        "(--allow-different-data) to compare the cases they share."
+    ),
+    "history.bad_data_filter": (
+        "data= takes a data fingerprint (or its start), a RunRecord or a report, not {kind}."
+    ),
+    "history.bad_metric_filter": "metric= takes a metric's name, not {kind}.",
+    "history.bad_keep": (
+        "prune(keep=N) needs a whole number of runs to keep, 0 or more, not {value}."
+    ),
+    "history.bad_limit": (
+        "limit= needs a whole number of runs, 1 or more (or None for all), not {value}."
+    ),
+    "history.bad_ref": (
+        'A run is a run id (or its start), a RunRecord, a report, or "last" / "last~1", not {kind}.'
+    ),
+    "history.log_off": (
+        "The run log is off (configure(run_log=False) or SKYNET_RUN_LOG=0): no run is "
+        "recorded or read."
+    ),
+    "history.no_such_last": {
+        "zero": "There is no {ref} run of {metric!r} in the run log: it has no run of it yet.",
+        "one": "There is no {ref} run of {metric!r} in the run log: it has only {count} run of it.",
+        "other": (
+            "There is no {ref} run of {metric!r} in the run log: it has only {count} runs of it."
+        ),
+    },
+    "history.none_yet": "none yet",
+    "history.unknown_run": "No run {ref!r} in the run log (the newest: {newest}).",
+    "history.ambiguous_run": "{ref!r} starts {count} run ids ({ids}): give more of the id.",
+    "history.unreadable_run": "The run {ref!r} cannot be read ({where}).",
+    "history.title": {
+        "one": "Run history: {count} run",
+        "other": "Run history: {count} runs",
+    },
+    "history.title_metric": {
+        "one": "Run history of {metric!r}: {count} run",
+        "other": "Run history of {metric!r}: {count} runs",
+    },
+    "history.where": "Run log: {where} (newest first).",
+    "history.empty": "No run recorded yet: every check and evaluation is recorded here.",
+    "history.more_runs": {
+        "one": "… and {count} older run (history(limit=None) lists every run).",
+        "other": "… and {count} older runs (history(limit=None) lists every run).",
+    },
+    "history.more_metrics": {
+        "one": "… and {count} more metric (history(NAME) shows one).",
+        "other": "… and {count} more metrics (history(NAME) shows one).",
+    },
+    "history.version_line": {
+        "one": "{metric} v{version}: {count} run, last mean {mean}, pass rate {rate}",
+        "other": "{metric} v{version}: {count} runs, last mean {mean}, pass rate {rate}",
+    },
+    "history.passed": "passed",
+    "history.failed": "failed",
+    "history.col_run": "run",
+    "history.col_started": "started (UTC)",
+    "history.col_metric": "metric",
+    "history.col_version": "version",
+    "history.col_kind": "kind",
+    "history.col_origin": "from",
+    "history.col_verdict": "verdict",
+    "history.col_passed": "cases passed",
+    "history.col_mean": "mean",
+    "history.col_cost": "cost",
+    "history.col_time": "time",
+    "history.col_case": "case",
+    "history.col_score": "score",
+    "history.version_label": "version {version}",
+    "history.series_mean": "mean score",
+    "history.series_rate": "pass rate",
+    "history.chart_label": {
+        "one": "Mean score and pass rate of {metric!r} over {count} run, by version",
+        "other": "Mean score and pass rate of {metric!r} over {count} runs, by version",
+    },
+    "history.point_tip": "{run} (version {version}, {started}): mean {mean}, pass rate {rate}",
+    "history.run_line": "{run}: {metric} v{version}, {kind} from {origin}, {started} UTC",
+    "history.diff_regressed": {
+        "one": "{count} case regressed",
+        "other": "{count} cases regressed",
+    },
+    "history.diff_same": "No change: every case has the same verdict, score and feedback.",
+    "history.diff_no_regression": "No case regressed",
+    "history.counts": (
+        "regressions {regressions} · improvements {improvements} · unchanged {unchanged} · "
+        "added {added} · removed {removed}"
+    ),
+    "history.deltas": "b − a: pass rate {rate}, mean score {mean}, cost {cost}, time {time}",
+    "history.case_line": (
+        "case {case} ({id}): {before} → {after}, score {score_a} → {score_b} ({delta})"
+    ),
+    "history.group_regressions": {
+        "one": "Regression ({count})",
+        "other": "Regressions ({count})",
+    },
+    "history.group_improvements": {
+        "one": "Improvement ({count})",
+        "other": "Improvements ({count})",
+    },
+    "history.group_feedback": {
+        "one": "Feedback changed, same verdict and score ({count})",
+        "other": "Feedback changed, same verdict and score ({count})",
+    },
+    "history.group_added": {"one": "Added ({count})", "other": "Added ({count})"},
+    "history.group_removed": {"one": "Removed ({count})", "other": "Removed ({count})"},
+    "history.input": "input",
+    "history.feedback": "feedback",
+    "history.more_cases": {
+        "one": "… and {count} more case (diff.to_frame() lists them all).",
+        "other": "… and {count} more cases (diff.to_frame() lists them all).",
+    },
+    "history.source_changed": "The metric's source, v{a} → v{b}",
+    "history.against_first": (
+        "No earlier run of {metric} on this data in the run log {where}: nothing to compare "
+        "with yet (this run is recorded; the next one compares with it)."
+    ),
+    "history.against_needs_log": (
+        "--against reads the run log, which is off here (SKYNET_RUN_LOG=0): give "
+        "--log-dir DIR (or an fsspec URL)."
+    ),
+    "history.against_head": "Against {run} (the last run of {metric} on this data):",
+    "history.regression_title": "Regression against {run}",
+    "history.regressions_fail": {
+        "one": "{count} case regressed against run {run}: the command fails.",
+        "other": "{count} cases regressed against run {run}: the command fails.",
+    },
+    "history.pruned": {
+        "zero": "Nothing removed from {where}: no metric has more than {keep} runs.",
+        "one": "Removed {count} run from {where}; each metric keeps its newest {keep}.",
+        "other": "Removed {count} runs from {where}; each metric keeps its newest {keep}.",
+    },
+    "history.refresh": "Refresh",
+    "history.refreshed": "Read at {time}; it reads the log again after each cell, and on Refresh.",
+    "history.case_score_line": "case {case} ({id}): score {score_a} → {score_b} ({delta})",
+    # --- round 8: history: new keys above this line ---
+    # --- round 8: build: new keys above this line ---
 }

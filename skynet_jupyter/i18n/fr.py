@@ -21,7 +21,9 @@ MESSAGES = {
     ),
     "hint.metric_signature": (
         "Définissez score(input, output, expected=None) (ou score(input, output)) "
-        "au niveau du module de la métrique."
+        "au niveau du module de la métrique ; une métrique écrite pour DSPy, "
+        "metric(example, prediction, trace=None), en devient une avec "
+        "score = from_dspy_metric(metric)."
     ),
     "hint.reward_spec": (
         "Écrivez REWARD_SPEC comme dans le contrat : des poids pour accuracy, speed et cost, "
@@ -124,8 +126,10 @@ MESSAGES = {
         ),
     },
     "return.score_type": (
-        "Le score {value} est de type {type}, pas un nombre : renvoyez un int ou un float "
-        "(par exemple float(x))."
+        "Le score {value} est de type {type}, pas un nombre : renvoyez un int ou un float. "
+        "Une note en lettre ou une étiquette demande une correspondance à vous, comme "
+        "NOTES = {{'A': 1.0, 'B': 0.75, 'C': 0.5, 'D': 0.25, 'F': 0.0}}, puis renvoyez "
+        "NOTES[note] ; seul un texte qui contient un nombre se convertit avec float()."
     ),
     "return.score_bool": (
         "Le score {value} est un bool : renvoyez un nombre comme 1.0 ou 0.0, que "
@@ -544,7 +548,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) a levé {error}",
     "case.run_timeout": "run(artifact, input) a pris plus de {seconds} s et a été interrompue.",
     "case.metric_timeout": "score a dépassé le délai d'expiration de la métrique ({seconds} s).",
-    "case.metric_raised": "score a levé {error}",
+    "case.metric_raised": "score a levé {error} avant de renvoyer sa paire",
     "case.name_error": (
         "score utilise le nom {name!r}, que la métrique ne définit pas. La métrique s'exécute "
         "comme un module à part, exactement comme metric.py : définissez ou importez {name!r} "
@@ -744,14 +748,16 @@ MESSAGES = {
         "one": (
             "La colonne {columns} du fichier CSV/TSV contient du texte qui ressemble à du JSON "
             "(comme {example}) : la métrique reçoit une chaîne, donc une boucle dessus va "
-            "caractère par caractère. Si c'est une liste ou un objet, passez "
-            "json_columns=[{names}] (--json-columns {option})."
+            "caractère par caractère. Si c'est une liste ou un objet et que la métrique ne la "
+            "lit pas elle-même (json.loads), passez json_columns=[{names}] (--json-columns "
+            "{option})."
         ),
         "other": (
             "Les colonnes {columns} du fichier CSV/TSV contiennent du texte qui ressemble à du "
             "JSON (comme {example}) : la métrique reçoit une chaîne, donc une boucle dessus va "
-            "caractère par caractère. Si c'est une liste ou un objet, passez "
-            "json_columns=[{names}] (--json-columns {option})."
+            "caractère par caractère. Si ce sont des listes ou des objets et que la métrique ne "
+            "les lit pas elle-même (json.loads), passez json_columns=[{names}] (--json-columns "
+            "{option})."
         ),
     },
     "advice.type_mismatch": (
@@ -1001,12 +1007,12 @@ MESSAGES = {
     "magic.saved": "Enregistrée dans {path}.",
     "magic.save_unchanged": "{path} contient déjà cette métrique : rien n'a été écrit.",
     "magic.save_refused": (
-        "Non enregistrée : {path} contient autre chose que ce que ce notebook y a écrit (un "
-        "éditeur, git ou un autre notebook l'a modifié), et n'a pas été modifié. Ajoutez "
-        "--force pour l'écraser."
+        "Non enregistrée : {path} contient un texte qu'aucune cellule %%skynet_metric n'y a "
+        "enregistré (un éditeur, git ou vous l'avez écrit ; les enregistrements sont notés "
+        "dans {folder}), et n'a pas été modifié. Ajoutez --force pour le remplacer."
     ),
     "magic.saved_over_ours": (
-        "Enregistrée dans {path} (à la place de ce que ce notebook y avait enregistré)."
+        "Enregistrée dans {path} (à la place de l'enregistrement précédent de cette métrique)."
     ),
     "magic.registered_not_saved": (
         "La métrique de la cellule est tout de même enregistrée sous {name!r} : le notebook "
@@ -1753,11 +1759,6 @@ MESSAGES = {
         "held_out doit être une part des cas (entre 0 et 1) ou un nombre entier de cas, reçu "
         "{value}."
     ),
-    "race.too_few_held_out": (
-        "Une course a besoin d'au moins {least} cas réservés pour départager les métriques (et "
-        "de 2 de plus pour l'entraînement et la validation de GEPA) ; {count} des {total} cas "
-        "seraient réservés. Donnez au moins {cases} cas, ou un held_out= (--held-out) plus grand."
-    ),
     "race.running": (
         "Course de {metrics} métriques dans GEPA ; les cas réservés sont notés par {referee!r}…"
     ),
@@ -1868,4 +1869,498 @@ MESSAGES = {
         "le départ sur les {val} cas de validation, puis une proposition sur un mini-lot, en "
         "prend {least}. Donnez budget={least} ou plus (--budget)."
     ),
+    "engine.failed": {
+        "by": "done",
+        "one": (
+            "skynet_jupyter : l'exécution s'est arrêtée parce que son exécuteur a échoué."
+            " {done} cas sur {total} a fini ; le rapport partiel (marqué interrompu) est "
+            "l'attribut .skynet_report de cette exception."
+        ),
+        "other": (
+            "skynet_jupyter : l'exécution s'est arrêtée parce que son exécuteur a échoué."
+            " {done} cas sur {total} ont fini ; le rapport partiel (marqué interrompu) "
+            "est l'attribut .skynet_report de cette exception."
+        ),
+    },
+    "case.model_key_not_sent": (
+        "Non exécuté : un autre cas de cette exécution a trouvé la clé d'API du modèle "
+        "refusée, et une clé refusée n'est pas renvoyée."
+    ),
+    # --- round 8: run rules (lead): new keys above this line ---
+    "tool.partial_report": (
+        "skynet_jupyter : l'outil s'est arrêté sur cette erreur ; son rapport partiel ({report}, "
+        "avec tout ce qui s'est terminé) est l'attribut .skynet_report de cette exception."
+    ),
+    "tool.past_max_cost": "Dépensé {spent}, {past} au-delà de max_cost {max_cost} : {why}",
+    "optimize.calls_past": "{calls} appels de la métrique, {past} au-delà du budget de {budget}",
+    "race.calls_past_short": "{calls} appels de métrique, {past} au-delà du budget de {budget}",
+    "optimize.calls_past_why": (
+        "{calls} appels de la métrique, {past} au-delà du budget de {budget} : GEPA le vérifie "
+        "entre deux itérations, et l'exécution s'est terminée avec l'itération qui l'a dépassé"
+    ),
+    "optimize.stopped_error": (
+        "Arrêt sur une erreur (levée avec ce rapport comme .skynet_report) : ce qui a été trouvé "
+        "est conservé."
+    ),
+    "optimize.past_max_cost_why": (
+        "GEPA vérifie max_cost entre deux itérations : l'exécution s'est terminée avec l'itération "
+        "qui l'a dépassé."
+    ),
+    "race.max_cost_referee": (
+        "· max_cost {usd} pour toute la course : {kept} réservés à la notation de l'arbitre sur "
+        "les cas réservés, {share} par exécution"
+    ),
+    "race.calls_past": (
+        "{calls} appels de métrique, {past} au-delà du budget de {budget} : GEPA vérifie le budget "
+        "de {per_run} de chaque exécution entre deux itérations, qui se termine donc avec "
+        "l'itération qui l'a dépassé"
+    ),
+    "race.past_why_runs": (
+        "chaque exécution de GEPA s'arrête à son premier contrôle au-delà de sa part ({share}), "
+        "entre deux itérations, et se termine donc avec l'itération qui l'a dépassée."
+    ),
+    "race.past_why_referee": (
+        "la notation de l'arbitre sur les cas réservés a coûté {spent}, {past} de plus que les "
+        "{kept} qui lui étaient réservés."
+    ),
+    "race.kept_not_better": {
+        "by": "total",
+        "one": (
+            "{name!r} : GEPA a gardé {kept} de ses propositions dans son exécution (chacune "
+            "battait son parent sur un mini-lot d'entraînement), mais aucune n'a dépassé le "
+            "départ sur les {val} cas de validation de GEPA : le meilleur artefact de cette "
+            "exécution est l'artefact de départ."
+        ),
+        "other": (
+            "{name!r} : GEPA a gardé {kept} de ses propositions dans {runs} de ses {total} "
+            "exécutions (chacune battait son parent sur un mini-lot d'entraînement), mais aucune "
+            "n'a dépassé le départ sur les {val} cas de validation de GEPA : le meilleur artefact "
+            "de ces exécutions est l'artefact de départ."
+        ),
+    },
+    "race.none_kept": (
+        "{name!r} : aucune de ses {proposals} propositions n'a battu son parent sur un mini-lot "
+        "d'entraînement ; GEPA n'en a gardé aucune et son meilleur artefact est l'artefact de "
+        "départ."
+    ),
+    "race.tie_seed": (
+        "Égalité : ni {name!r} ni {other!r} n'a mené GEPA à un artefact meilleur que le départ sur "
+        "ses cas de validation : les deux obtiennent le {score} du départ sur les {cases} cas "
+        "réservés."
+    ),
+    "race.stopped_referee_cost": (
+        "Arrêtée avant toute exécution : la notation de l'arbitre sur les cas réservés (celle du "
+        "départ, et une par exécution à son prix) demande {kept} de max_cost {usd}, et il ne reste "
+        "rien pour les exécutions. Donnez un max_cost (--max-cost) plus grand, moins de cas "
+        "réservés ou un arbitre moins cher."
+    ),
+    "race.no_runs_referee_cost": (
+        "Aucune métrique n'a couru : max_cost ne peut payer à la fois la notation de l'arbitre et "
+        "les exécutions."
+    ),
+    "race.stopped_error": (
+        "Arrêtée sur une erreur (levée avec ce rapport comme .skynet_report) : le classement "
+        "compte les exécutions terminées."
+    ),
+    "race.stop_model_key": "clé d'API",
+    "race.stop_no_model": "aucun modèle",
+    "race.stop_error": "erreur",
+    "race.stop_provider_refused": "refus du fournisseur",
+    "race.best_is_seed": (
+        "Meilleur artefact de {name!r} (graine {seed}) : l'artefact de départ, inchangé (aucun "
+        "candidat ne l'a battu sur les cas de validation de GEPA) :"
+    ),
+    "race.chart_run": "{name}, graine {seed} : meilleur {score} après {calls} appels de métrique",
+    "race.chart_seed": "graine {seed}",
+    "race.too_few_cases": {
+        "by": "total",
+        "one": (
+            "Une course a besoin d'au moins {least} cas réservés pour départager les métriques, "
+            "et de 2 de plus pour l'entraînement et la validation de GEPA : {total} cas, c'est "
+            "trop peu. Donnez au moins {cases} cas."
+        ),
+        "other": (
+            "Une course a besoin d'au moins {least} cas réservés pour départager les métriques, "
+            "et de 2 de plus pour l'entraînement et la validation de GEPA : {total} cas sont "
+            "trop peu. Donnez au moins {cases} cas."
+        ),
+    },
+    "race.held_out_share_too_small": (
+        "held_out={value} réserve {count} des {total} cas, et une course a besoin d'au moins "
+        "{least} cas réservés pour départager les métriques : donnez held_out={least} (un nombre "
+        "de cas) ou une part d'au moins {share} (--held-out)."
+    ),
+    "race.held_out_count_too_small": (
+        "held_out={count} : une course a besoin d'au moins {least} cas réservés pour départager "
+        "les métriques : donnez held_out={least} ou plus (--held-out)."
+    ),
+    "race.held_out_grouped": (
+        "Seuls {count} des {total} cas ont pu être réservés, car les lignes identiques restent du "
+        "même côté du partage, et une course a besoin d'au moins {least} cas réservés : donnez "
+        "plus de cas distincts."
+    ),
+    # --- round 8: optimizers and alignment: new keys above this line ---
+    "model.litellm_missing": (
+        "Un modèle litellm a besoin de litellm : pip install 'skynet-jupyter[llm]' (ou "
+        "utilisez un modèle appelable, tel que skynet_jupyter.StandInModel, hors ligne)."
+    ),
+    "model.litellm_broken_missing": (
+        "litellm est installé mais n'a pas pu être importé (il a besoin de '{missing}', qui "
+        "manque). Réinstallez-le avec ce dont il a besoin : pip install --force-reinstall "
+        "'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_broken": (
+        "litellm est installé mais n'a pas pu être importé ({error}). Réinstallez-le avec ce "
+        "dont il a besoin : pip install --force-reinstall 'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_restart": (
+        "L'import de litellm a été interrompu plus tôt dans ce processus et ne peut plus "
+        "aboutir ({error}) : redémarrez le noyau (ou le processus Python) et relancez. Rien "
+        "n'est à réinstaller."
+    ),
+    # --- round 8: models: new keys above this line ---
+    # %%skynet_metric --save : ce qui a changé depuis l'enregistrement (issue 44, point 1).
+    "magic.save_refused_changed": (
+        "Non enregistrée : {path} a changé depuis que %%skynet_metric {name} l'a "
+        "enregistré{where} : {change}. Il n'a pas été modifié : pour garder ce changement, "
+        "reportez-le dans la cellule et exécutez-la à nouveau. Ajoutez --force pour le "
+        "remplacer."
+    ),
+    "magic.save_refused_other_metric": (
+        "Non enregistrée : {path} contient la métrique {other!r}, enregistrée par "
+        "%%skynet_metric {other}{where}, et non {name!r} ; il n'a pas été modifié : pour "
+        "garder les deux, enregistrez cette métrique dans un autre fichier. Ajoutez --force "
+        "pour le remplacer."
+    ),
+    "magic.saved_from": " depuis {notebook}",
+    "magic.saved_on": " le {time}",
+    "magic.change_replaced": "la ligne {line} est maintenant {new} (elle était {old})",
+    "magic.change_added": "la ligne {line} a été ajoutée : {new}",
+    "magic.change_removed": "une ligne a été supprimée à la ligne {line} : {old}",
+    "magic.change_more": {
+        "one": "{first}, et {count} ligne diffère en tout",
+        "other": "{first}, et {count} lignes diffèrent en tout",
+    },
+    "magic.change_line_ends": "seules ses fins de ligne diffèrent",
+    # Ce par quoi commence une note d'enregistrement à traiter (issue 44, point 4).
+    "magic.warning": "Attention",
+    # Une sortie rejouée d'un cas qui n'a appelé aucun modèle (issue 44, point 5).
+    "value.replayed": (
+        "rejouée : sortie et temps d'exécution de la dernière vérification ; aucun modèle appelé"
+    ),
+    "value.replayed_again": "rejouée",  # said in full on the first such row
+    "report.all_replayed": (
+        "chaque cas rejoué depuis la dernière vérification : run n'a pas été appelé, et aucun "
+        "modèle n'a été interrogé"
+    ),
+    # La colonne des sorties ressemble à du JSON : nommée, et seule (issue 43, F3).
+    "advice.json_like_output": (
+        "La colonne de sortie {column} du fichier CSV/TSV contient du texte qui ressemble à du "
+        "JSON (comme {example}) : la métrique reçoit output comme une chaîne, pas la liste ou "
+        "l'objet qu'elle lit. Passez json_columns=[{name}] (--json-columns {option}) pour lui "
+        "donner la valeur lue."
+    ),
+    # all_expected là où le type de la sortie ne peut pas le contenir (issue 44, point 16).
+    "quality.probe.cannot_hold": {
+        "one": (
+            "Non essayée : all_expected sur {count} cas, dont la sortie ({types}) ne peut pas "
+            "contenir toutes les valeurs attendues à la fois : aucun optimiseur ne peut "
+            "produire une telle sortie."
+        ),
+        "other": (
+            "Non essayée : all_expected sur {count} cas, dont les sorties ({types}) ne peuvent "
+            "pas contenir toutes les valeurs attendues à la fois : aucun optimiseur ne peut "
+            "produire une telle sortie."
+        ),
+    },
+    # Le cas de test JUnit d'une vérification sans verdict (issue 43, C1).
+    "junit.report_written": "La vérification a écrit son rapport",
+    # --- round 8: newcomer and cli: new keys above this line ---
+    # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.
+    "signature.dspy": (
+        "{found} est une métrique DSPy (ses paramètres sont ceux de DSPy), et Skynet "
+        "l'appellerait comme score(input, output, expected) : adaptez-la avec "
+        "score = from_dspy_metric({function}) (from skynet_jupyter import from_dspy_metric)."
+    ),
+    "dspy.already_dspy": (
+        "to_dspy_metric adapte une métrique Skynet, score(input, output, expected), et {found} "
+        "est déjà une métrique DSPy : donnez-la telle quelle à dspy.Evaluate ou dspy.GEPA "
+        "(from_dspy_metric({function}) en fait une métrique Skynet)."
+    ),
+    "return.dspy_prediction": (
+        "score a renvoyé un dspy.Prediction, ce que renvoie une métrique DSPy, pas une paire : "
+        'renvoyez pred.score, {{"feedback": pred.feedback}} (ou adaptez une métrique DSPy avec '
+        "score = from_dspy_metric(metric))."
+    ),
+    "dspy.return_none": (
+        "La métrique DSPy {function} a renvoyé None (il manque une instruction return, ou elle "
+        "ne renvoie rien) : renvoyez un nombre, un booléen ou "
+        "dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.return_type": (
+        "La métrique DSPy {function} a renvoyé {value} (de type {type}) : renvoyez un nombre, "
+        "un booléen ou dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.no_score": (
+        "La métrique DSPy {function} a renvoyé {value}, qui n'a pas de score : renvoyez "
+        "dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.score_type": (
+        "La métrique DSPy {function} a renvoyé le score {value} (de type {type}), pas un "
+        "nombre : renvoyez un nombre ou un booléen comme score."
+    ),
+    "dspy.score_not_finite": (
+        "La métrique DSPy {function} a renvoyé le score {value}, pas un nombre fini (NaN, un "
+        "infini ou trop grand pour un float), qu'aucun optimiseur ne peut faire monter : "
+        "renvoyez un nombre fini, 0.0 pour une sortie qui échoue."
+    ),
+    "dspy.feedback_type": (
+        "La métrique DSPy {function} a renvoyé le feedback {value} (de type {type}), pas du "
+        "texte : renvoyez le feedback sous forme de str."
+    ),
+    "dspy.objective_scores": (
+        "La métrique DSPy {function} a renvoyé objective_scores {value} : donnez un dict de "
+        "noms vers des nombres finis, ou rien."
+    ),
+    "dspy.output_field_labels": (
+        "from_dspy_metric ne peut pas savoir quel champ de la prédiction est la sortie {value}, "
+        "car le cas a plusieurs champs attendus ({labels}) : nommez-le, "
+        'from_dspy_metric({function}, output_field="{first}").'
+    ),
+    "dspy.output_field_none": (
+        "from_dspy_metric ne peut pas savoir quel champ de la prédiction est la sortie {value}, "
+        "car le cas n'a pas de valeur attendue : nommez-le, "
+        'from_dspy_metric({function}, output_field="answer").'
+    ),
+    "dspy.not_callable": (
+        "from_dspy_metric prend une métrique DSPy, une fonction metric(example, prediction, "
+        "trace=None), pas {value}."
+    ),
+    "dspy.signature": (
+        "from_dspy_metric ne peut pas appeler {found} comme le fait DSPy, avec (example, "
+        "prediction) : une métrique DSPy prend (example, prediction, trace=None, "
+        "pred_name=None, pred_trace=None)."
+    ),
+    "dspy.already_skynet": (
+        "{found} est déjà une métrique Skynet, score(input, output, expected) : utilisez-la "
+        "telle quelle (from_dspy_metric adapte une métrique DSPy, metric(example, prediction, "
+        "trace=None))."
+    ),
+    "dspy.no_pred_name": (
+        "La métrique DSPy {function} ne prend pas de pred_name, donc predictors= n'a rien à lui "
+        "demander : retirez predictors=, ou donnez-lui les paramètres (example, prediction, "
+        "trace=None, pred_name=None, pred_trace=None)."
+    ),
+    "dspy.predictors_type": (
+        "predictors= est un programme DSPy ou des noms de prédicteurs (str), pas {value}."
+    ),
+    # --- round 8: dspy: new keys above this line ---
+    # Le journal des exécutions, sj.history et sj.diff (issue 46).
+    "history.damaged": "L'enregistrement d'exécution {path} est illisible : {why}",
+    "history.why_not_a_record": "ce n'est pas un enregistrement d'exécution de skynet_jupyter.",
+    "history.why_no_schema": "son en-tête n'a pas de version de schéma.",
+    "history.why_field": "son champ {field!r} manque ou n'est pas du bon type.",
+    "history.why_cut_short": "il est tronqué (écrit à moitié, ou copié en partie seulement).",
+    "history.why_json": "une de ses lignes n'est pas du JSON.",
+    "history.why_size": (
+        "sa taille n'est pas celle que dit son en-tête (écrit à moitié, ou modifié depuis)."
+    ),
+    "history.why_gone": "il a été supprimé pendant sa lecture (un nettoyage).",
+    "history.why_unreadable": "il est illisible.",
+    "history.newer_schema": (
+        "L'enregistrement d'exécution {path} a été écrit par un skynet_jupyter plus récent "
+        "(schéma {schema} ; celui-ci lit jusqu'au {known}) : mettez skynet_jupyter à jour "
+        "(pip install -U skynet-jupyter) pour le lire."
+    ),
+    "history.skipped": "{reason} Il est laissé hors de l'historique.",
+    "history.needs_fsspec": (
+        "Le journal {url} est une URL, qui demande fsspec et le système de fichiers de son "
+        "schéma : pip install 'skynet-jupyter[remote]' (s3fs ; gcsfs pour gs://)."
+    ),
+    "history.not_recorded": (
+        "Cette exécution n'a pas été enregistrée dans le journal {where} ({error}) ; "
+        "l'exécution elle-même n'en est pas affectée. Donnez un autre endroit avec "
+        "configure(run_log=...) ou SKYNET_RUN_LOG, ou coupez le journal avec run_log=False."
+    ),
+    "history.shared_only": {
+        "one": (
+            "Les deux exécutions portent sur des données différentes : seul le cas commun "
+            "({count}) est comparé."
+        ),
+        "other": (
+            "Les deux exécutions portent sur des données différentes : seuls les {count} cas "
+            "communs sont comparés."
+        ),
+    },
+    "history.different_data": (
+        "Les exécutions {a} ({size_a} cas) et {b} ({size_b} cas) portent sur des données "
+        "différentes, leurs cas ne peuvent donc pas tous être comparés : passez "
+        "allow_different_data=True (--allow-different-data) pour comparer leurs cas communs."
+    ),
+    "history.bad_data_filter": (
+        "data= prend une empreinte de données (ou son début), un RunRecord ou un rapport, "
+        "pas {kind}."
+    ),
+    "history.bad_metric_filter": "metric= prend le nom d'une métrique, pas {kind}.",
+    "history.bad_keep": (
+        "prune(keep=N) demande un nombre entier d'exécutions à garder, 0 ou plus, pas {value}."
+    ),
+    "history.bad_limit": (
+        "limit= demande un nombre entier d'exécutions, 1 ou plus (ou None pour toutes), "
+        "pas {value}."
+    ),
+    "history.bad_ref": (
+        "Une exécution est un identifiant d'exécution (ou son début), un RunRecord, un "
+        'rapport, ou "last" / "last~1", pas {kind}.'
+    ),
+    "history.log_off": (
+        "Le journal des exécutions est coupé (configure(run_log=False) ou SKYNET_RUN_LOG=0) : "
+        "aucune exécution n'est enregistrée ni lue."
+    ),
+    "history.no_such_last": {
+        "zero": (
+            "Il n'y a pas d'exécution {ref} de {metric!r} dans le journal : il n'en a encore "
+            "aucune."
+        ),
+        "one": (
+            "Il n'y a pas d'exécution {ref} de {metric!r} dans le journal : il n'en a que {count}."
+        ),
+        "other": (
+            "Il n'y a pas d'exécution {ref} de {metric!r} dans le journal : il n'en a que {count}."
+        ),
+    },
+    "history.none_yet": "aucune pour l'instant",
+    "history.unknown_run": (
+        "Aucune exécution {ref!r} dans le journal (les plus récentes : {newest})."
+    ),
+    "history.ambiguous_run": (
+        "{ref!r} commence {count} identifiants d'exécution ({ids}) : donnez-en davantage."
+    ),
+    "history.unreadable_run": "L'exécution {ref!r} est illisible ({where}).",
+    "history.title": {
+        "one": "Historique des exécutions : {count} exécution",
+        "other": "Historique des exécutions : {count} exécutions",
+    },
+    "history.title_metric": {
+        "one": "Historique de {metric!r} : {count} exécution",
+        "other": "Historique de {metric!r} : {count} exécutions",
+    },
+    "history.where": "Journal : {where} (les plus récentes d'abord).",
+    "history.empty": (
+        "Aucune exécution enregistrée pour l'instant : chaque vérification et chaque "
+        "évaluation est enregistrée ici."
+    ),
+    "history.more_runs": {
+        "one": "… et {count} exécution plus ancienne (history(limit=None) les liste toutes).",
+        "other": "… et {count} exécutions plus anciennes (history(limit=None) les liste toutes).",
+    },
+    "history.more_metrics": {
+        "one": "… et {count} autre métrique (history(NOM) en montre une).",
+        "other": "… et {count} autres métriques (history(NOM) en montre une).",
+    },
+    "history.version_line": {
+        "one": "{metric} v{version} : {count} exécution, dernière moyenne {mean}, taux de "
+        "réussite {rate}",
+        "other": "{metric} v{version} : {count} exécutions, dernière moyenne {mean}, taux de "
+        "réussite {rate}",
+    },
+    "history.passed": "réussie",
+    "history.failed": "échouée",
+    "history.col_run": "exécution",
+    "history.col_started": "début (UTC)",
+    "history.col_metric": "métrique",
+    "history.col_version": "version",
+    "history.col_kind": "type",
+    "history.col_origin": "depuis",
+    "history.col_verdict": "verdict",
+    "history.col_passed": "cas réussis",
+    "history.col_mean": "moyenne",
+    "history.col_cost": "coût",
+    "history.col_time": "durée",
+    "history.col_case": "cas",
+    "history.col_score": "score",
+    "history.version_label": "version {version}",
+    "history.series_mean": "score moyen",
+    "history.series_rate": "taux de réussite",
+    "history.chart_label": {
+        "one": "Score moyen et taux de réussite de {metric!r} sur {count} exécution, par version",
+        "other": (
+            "Score moyen et taux de réussite de {metric!r} sur {count} exécutions, par version"
+        ),
+    },
+    "history.point_tip": (
+        "{run} (version {version}, {started}) : moyenne {mean}, taux de réussite {rate}"
+    ),
+    "history.run_line": "{run} : {metric} v{version}, {kind} depuis {origin}, {started} UTC",
+    "history.diff_regressed": {
+        "one": "{count} cas a régressé",
+        "other": "{count} cas ont régressé",
+    },
+    "history.diff_same": (
+        "Aucun changement : chaque cas a le même verdict, le même score et le même retour."
+    ),
+    "history.diff_no_regression": "Aucun cas n'a régressé",
+    "history.counts": (
+        "régressions {regressions} · améliorations {improvements} · inchangés {unchanged} · "
+        "ajoutés {added} · retirés {removed}"
+    ),
+    "history.deltas": (
+        "b − a : taux de réussite {rate}, score moyen {mean}, coût {cost}, durée {time}"
+    ),
+    "history.case_line": (
+        "cas {case} ({id}) : {before} → {after}, score {score_a} → {score_b} ({delta})"
+    ),
+    "history.group_regressions": {
+        "one": "Régression ({count})",
+        "other": "Régressions ({count})",
+    },
+    "history.group_improvements": {
+        "one": "Amélioration ({count})",
+        "other": "Améliorations ({count})",
+    },
+    "history.group_feedback": {
+        "one": "Retour changé, même verdict et même score ({count})",
+        "other": "Retours changés, même verdict et même score ({count})",
+    },
+    "history.group_added": {"one": "Ajouté ({count})", "other": "Ajoutés ({count})"},
+    "history.group_removed": {"one": "Retiré ({count})", "other": "Retirés ({count})"},
+    "history.input": "entrée",
+    "history.feedback": "retour",
+    "history.more_cases": {
+        "one": "… et {count} autre cas (diff.to_frame() les liste tous).",
+        "other": "… et {count} autres cas (diff.to_frame() les liste tous).",
+    },
+    "history.source_changed": "Le code de la métrique, v{a} → v{b}",
+    "history.against_first": (
+        "Aucune exécution antérieure de {metric} sur ces données dans le journal {where} : "
+        "rien à comparer pour l'instant (cette exécution est enregistrée ; la suivante se "
+        "comparera à elle)."
+    ),
+    "history.against_needs_log": (
+        "--against lit le journal des exécutions, qui est coupé ici (SKYNET_RUN_LOG=0) : "
+        "donnez --log-dir DOSSIER (ou une URL fsspec)."
+    ),
+    "history.against_head": (
+        "Par rapport à {run} (la dernière exécution de {metric} sur ces données) :"
+    ),
+    "history.regression_title": "Régression par rapport à {run}",
+    "history.regressions_fail": {
+        "one": "{count} cas a régressé par rapport à l'exécution {run} : la commande échoue.",
+        "other": "{count} cas ont régressé par rapport à l'exécution {run} : la commande échoue.",
+    },
+    "history.pruned": {
+        "zero": "Rien de retiré de {where} : aucune métrique n'a plus de {keep} exécutions.",
+        "one": (
+            "{count} exécution retirée de {where} ; chaque métrique garde ses {keep} plus récentes."
+        ),
+        "other": (
+            "{count} exécutions retirées de {where} ; chaque métrique garde ses {keep} plus "
+            "récentes."
+        ),
+    },
+    "history.refresh": "Actualiser",
+    "history.refreshed": ("Lu à {time} ; relu après chaque cellule, et sur Actualiser."),
+    "history.case_score_line": "cas {case} ({id}) : score {score_a} → {score_b} ({delta})",
+    # --- round 8: history: new keys above this line ---
+    # --- round 8: build: new keys above this line ---
 }

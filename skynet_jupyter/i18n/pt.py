@@ -21,7 +21,9 @@ MESSAGES = {
     ),
     "hint.metric_signature": (
         "Defina score(input, output, expected=None) (ou score(input, output)) "
-        "no nível do módulo da métrica."
+        "no nível do módulo da métrica; uma métrica escrita para o DSPy, "
+        "metric(example, prediction, trace=None), passa a sê-lo com "
+        "score = from_dspy_metric(metric)."
     ),
     "hint.reward_spec": (
         "Escreva REWARD_SPEC como no contrato: pesos para accuracy, speed e cost, "
@@ -119,8 +121,10 @@ MESSAGES = {
         ),
     },
     "return.score_type": (
-        "A pontuação {value} é do tipo {type}, não um número: devolva um int ou um float "
-        "(por exemplo, float(x))."
+        "A pontuação {value} é do tipo {type}, não um número: devolva um int ou um float. "
+        "Uma nota em letra ou um rótulo precisa de uma correspondência sua, como "
+        "NOTAS = {{'A': 1.0, 'B': 0.75, 'C': 0.5, 'D': 0.25, 'F': 0.0}}, e depois devolva "
+        "NOTAS[nota]; só um texto que contém um número se converte com float()."
     ),
     "return.score_bool": (
         "A pontuação {value} é um bool: devolva um número como 1.0 ou 0.0, que o "
@@ -523,7 +527,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) lançou {error}",
     "case.run_timeout": "run(artifact, input) demorou mais de {seconds} s e foi interrompida.",
     "case.metric_timeout": "score ultrapassou o tempo limite da métrica ({seconds} s).",
-    "case.metric_raised": "score lançou {error}",
+    "case.metric_raised": "score lançou {error} antes de devolver o par",
     "case.name_error": (
         "score usa o nome {name!r}, que a métrica não define. A métrica é executada como um "
         "módulo próprio, exatamente como metric.py: defina ou importe {name!r} na própria "
@@ -707,12 +711,14 @@ MESSAGES = {
         "one": (
             "A coluna {columns} do ficheiro CSV/TSV tem texto que parece JSON (como {example}): a "
             "métrica recebe uma string, então um laço sobre ela vai caractere a caractere. Se for "
-            "uma lista ou um objeto, passe json_columns=[{names}] (--json-columns {option})."
+            "uma lista ou um objeto e a métrica não a ler ela mesma (json.loads), passe "
+            "json_columns=[{names}] (--json-columns {option})."
         ),
         "other": (
             "As colunas {columns} do ficheiro CSV/TSV têm texto que parece JSON (como {example}): "
             "a métrica recebe uma string, então um laço sobre ela vai caractere a caractere. Se "
-            "for uma lista ou um objeto, passe json_columns=[{names}] (--json-columns {option})."
+            "for uma lista ou um objeto e a métrica não as ler ela mesma (json.loads), passe "
+            "json_columns=[{names}] (--json-columns {option})."
         ),
     },
     "advice.type_mismatch": (
@@ -966,12 +972,12 @@ MESSAGES = {
     "magic.saved": "Guardada em {path}.",
     "magic.save_unchanged": "{path} já contém esta métrica: nada foi escrito.",
     "magic.save_refused": (
-        "Não guardada: {path} tem um conteúdo que este notebook não escreveu (um editor, o "
-        "git ou outro notebook o alterou), e ficou intacto. Acrescente --force para o "
-        "substituir."
+        "Não guardada: {path} tem um conteúdo que nenhuma célula %%skynet_metric lá guardou "
+        "(um editor, o git ou você o escreveu; os guardados ficam registados em {folder}), e "
+        "ficou intacto. Acrescente --force para o substituir."
     ),
     "magic.saved_over_ours": (
-        "Guardada em {path} (no lugar do que este notebook tinha guardado lá)."
+        "Guardada em {path} (no lugar do que esta métrica tinha guardado lá)."
     ),
     "magic.registered_not_saved": (
         "A métrica da célula fica registada como {name!r} mesmo assim: o notebook passa a "
@@ -1795,11 +1801,6 @@ MESSAGES = {
         "held_out deve ser uma fração dos casos (entre 0 e 1) ou um número inteiro de casos, "
         "recebeu {value}."
     ),
-    "race.too_few_held_out": (
-        "Uma corrida precisa de pelo menos {least} casos reservados para distinguir as métricas "
-        "(e mais 2 para o treino e a validação do GEPA); {count} dos {total} casos ficariam "
-        "reservados. Dê pelo menos {cases} casos, ou um held_out= (--held-out) maior."
-    ),
     "race.running": (
         "Corrida de {metrics} métricas no GEPA; os casos reservados são avaliados por {referee!r}…"
     ),
@@ -1899,4 +1900,468 @@ MESSAGES = {
         "casos de validação, e depois uma proposta num mini-lote, leva {least}. Dê "
         "budget={least} ou mais (--budget)."
     ),
+    "engine.failed": (
+        "skynet_jupyter: a execução parou porque o seu executor falhou. Casos concluídos:"
+        " {done} de {total}; o relatório parcial (marcado como interrompido) é o atributo"
+        " .skynet_report desta exceção."
+    ),
+    "case.model_key_not_sent": (
+        "Não executado: outro caso desta execução encontrou a chave de API do modelo "
+        "recusada, e uma chave recusada não é enviada de novo."
+    ),
+    # --- round 8: run rules (lead): new keys above this line ---
+    "tool.partial_report": (
+        "skynet_jupyter: a ferramenta parou neste erro; o seu relatório parcial ({report}, com "
+        "tudo o que terminou) é o atributo .skynet_report desta exceção."
+    ),
+    "tool.past_max_cost": "Gasto {spent}, {past} além de max_cost {max_cost}: {why}",
+    "optimize.calls_past": "{calls} chamadas da métrica, {past} além do orçamento de {budget}",
+    "race.calls_past_short": "{calls} chamadas de métrica, {past} além do orçamento de {budget}",
+    "optimize.calls_past_why": (
+        "{calls} chamadas da métrica, {past} além do orçamento de {budget}: o GEPA verifica-o "
+        "entre iterações, por isso a execução terminou com a iteração que o ultrapassou"
+    ),
+    "optimize.stopped_error": (
+        "Parou num erro (lançado com este relatório como .skynet_report): o que foi encontrado "
+        "fica guardado."
+    ),
+    "optimize.past_max_cost_why": (
+        "o GEPA verifica max_cost entre iterações, por isso a execução terminou com a iteração que "
+        "o ultrapassou."
+    ),
+    "race.max_cost_referee": (
+        "· max_cost {usd} para toda a corrida: {kept} reservados para a avaliação do árbitro nos "
+        "casos reservados, {share} por execução"
+    ),
+    "race.calls_past": (
+        "{calls} chamadas de métrica, {past} além do orçamento de {budget}: o GEPA verifica o "
+        "orçamento de {per_run} de cada execução entre iterações, por isso uma execução termina "
+        "com a iteração que o ultrapassou"
+    ),
+    "race.past_why_runs": (
+        "cada execução do GEPA para no primeiro controlo além da sua parte ({share}), entre "
+        "iterações, por isso termina com a iteração que a ultrapassou."
+    ),
+    "race.past_why_referee": (
+        "a avaliação do árbitro nos casos reservados custou {spent}, {past} mais do que os "
+        "{kept} que lhe foram reservados."
+    ),
+    "race.kept_not_better": {
+        "by": "total",
+        "one": (
+            "{name!r}: o GEPA guardou {kept} das suas propostas na sua execução (cada uma venceu "
+            "o seu pai num minilote de treino), mas nenhuma superou o início nos {val} casos de "
+            "validação do GEPA, por isso o melhor artefato dessa execução é o artefato inicial."
+        ),
+        "other": (
+            "{name!r}: o GEPA guardou {kept} das suas propostas em {runs} das suas {total} "
+            "execuções (cada uma venceu o seu pai num minilote de treino), mas nenhuma superou o "
+            "início nos {val} casos de validação do GEPA, por isso o melhor artefato dessas "
+            "execuções é o artefato inicial."
+        ),
+    },
+    "race.none_kept": (
+        "{name!r}: nenhuma das suas {proposals} propostas venceu o seu pai num minilote de treino, "
+        "por isso o GEPA não guardou nenhuma e o seu melhor artefato é o inicial."
+    ),
+    "race.tie_seed": (
+        "Empate: nem {name!r} nem {other!r} levou o GEPA a um artefato melhor do que o inicial nos "
+        "seus casos de validação, por isso ambas têm a nota {score} do início nos {cases} casos "
+        "reservados."
+    ),
+    "race.stopped_referee_cost": (
+        "Parada antes de qualquer execução: a avaliação do árbitro nos casos reservados (a do "
+        "início, e uma por execução ao seu preço) precisa de {kept} de max_cost {usd}, e não sobra "
+        "nada para as execuções. Dê um max_cost (--max-cost) maior, menos casos reservados ou um "
+        "árbitro mais barato."
+    ),
+    "race.no_runs_referee_cost": (
+        "Nenhuma métrica correu: max_cost não chega para pagar a avaliação do árbitro e as "
+        "execuções."
+    ),
+    "race.stopped_error": (
+        "Parada num erro (lançado com este relatório como .skynet_report): a classificação conta "
+        "as execuções que terminaram."
+    ),
+    "race.stop_model_key": "chave de API",
+    "race.stop_no_model": "sem modelo",
+    "race.stop_error": "erro",
+    "race.stop_provider_refused": "recusa do fornecedor",
+    "race.best_is_seed": (
+        "Melhor artefato de {name!r} (semente {seed}): o artefato inicial, sem mudanças (nenhum "
+        "candidato o venceu nos casos de validação do GEPA):"
+    ),
+    "race.chart_run": "{name}, semente {seed}: melhor {score} após {calls} chamadas de métrica",
+    "race.chart_seed": "semente {seed}",
+    "race.too_few_cases": {
+        "by": "total",
+        "one": (
+            "Uma corrida precisa de pelo menos {least} casos reservados para distinguir as "
+            "métricas, e mais 2 para o treino e a validação do GEPA: {total} caso é pouco. Dê "
+            "pelo menos {cases} casos."
+        ),
+        "other": (
+            "Uma corrida precisa de pelo menos {least} casos reservados para distinguir as "
+            "métricas, e mais 2 para o treino e a validação do GEPA: {total} casos são poucos. "
+            "Dê pelo menos {cases} casos."
+        ),
+    },
+    "race.held_out_share_too_small": (
+        "held_out={value} reserva {count} dos {total} casos, e uma corrida precisa de pelo menos "
+        "{least} casos reservados para distinguir as métricas: dê held_out={least} (um número de "
+        "casos) ou uma parte de pelo menos {share} (--held-out)."
+    ),
+    "race.held_out_count_too_small": (
+        "held_out={count}: uma corrida precisa de pelo menos {least} casos reservados para "
+        "distinguir as métricas: dê held_out={least} ou mais (--held-out)."
+    ),
+    "race.held_out_grouped": (
+        "Só {count} dos {total} casos puderam ser reservados, pois as linhas idênticas ficam do "
+        "mesmo lado da divisão, e uma corrida precisa de pelo menos {least} casos reservados: dê "
+        "mais casos distintos."
+    ),
+    # --- round 8: optimizers and alignment: new keys above this line ---
+    "model.litellm_missing": (
+        "Um modelo litellm precisa do litellm: pip install 'skynet-jupyter[llm]' (ou use um "
+        "modelo chamável, como skynet_jupyter.StandInModel, offline)."
+    ),
+    "model.litellm_broken_missing": (
+        "O litellm está instalado, mas não pôde ser importado (precisa de '{missing}', que "
+        "está faltando). Reinstale-o com o que ele precisa: pip install --force-reinstall "
+        "'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_broken": (
+        "O litellm está instalado, mas não pôde ser importado ({error}). Reinstale-o com o "
+        "que ele precisa: pip install --force-reinstall 'skynet-jupyter[llm]'."
+    ),
+    "model.litellm_restart": (
+        "A importação do litellm foi interrompida antes neste processo e já não pode ser "
+        "concluída ({error}): reinicie o kernel (ou o processo Python) e execute de novo. "
+        "Não é preciso reinstalar nada."
+    ),
+    # --- round 8: models: new keys above this line ---
+    # %%skynet_metric --save: o que mudou desde que foi guardada (issue 44, ponto 1).
+    "magic.save_refused_changed": (
+        "Não guardada: {path} mudou desde que %%skynet_metric {name} o guardou{where}: "
+        "{change}. Ficou intacto: para manter essa alteração, passe-a para a célula e "
+        "execute-a de novo. Acrescente --force para o substituir."
+    ),
+    "magic.save_refused_other_metric": (
+        "Não guardada: {path} tem a métrica {other!r}, guardada lá por %%skynet_metric "
+        "{other}{where}, e não {name!r}; ficou intacto: para manter as duas, guarde esta "
+        "métrica noutro ficheiro. Acrescente --force para o substituir."
+    ),
+    "magic.saved_from": " a partir de {notebook}",
+    "magic.saved_on": " em {time}",
+    "magic.change_replaced": "a linha {line} é agora {new} (era {old})",
+    "magic.change_added": "a linha {line} foi acrescentada: {new}",
+    "magic.change_removed": "foi removida uma linha na linha {line}: {old}",
+    "magic.change_more": {
+        "one": "{first}, e {count} linha difere ao todo",
+        "other": "{first}, e {count} linhas diferem ao todo",
+    },
+    "magic.change_line_ends": "só os fins de linha diferem",
+    # Como começa uma nota do registo que pede uma ação (issue 44, ponto 4).
+    "magic.warning": "Aviso",
+    # Uma saída repetida de um caso que não chamou nenhum modelo (issue 44, ponto 5).
+    "value.replayed": (
+        "repetida: saída e tempo de execução da última verificação; nenhum modelo chamado"
+    ),
+    "value.replayed_again": "repetida",  # said in full on the first such row
+    "report.all_replayed": (
+        "todos os casos repetidos da última verificação: run não foi chamado, e nenhum modelo "
+        "foi consultado"
+    ),
+    # A coluna das saídas parece JSON: nomeada, e sozinha (issue 43, F3).
+    "advice.json_like_output": (
+        "A coluna de saída {column} do ficheiro CSV/TSV tem texto que parece JSON (como "
+        "{example}): a métrica recebe output como uma string, não a lista ou o objeto que lê. "
+        "Passe json_columns=[{name}] (--json-columns {option}) para lhe dar o valor lido."
+    ),
+    # all_expected onde o tipo da saída não o pode conter (issue 44, ponto 16).
+    "quality.probe.cannot_hold": {
+        "one": (
+            "Não experimentada: all_expected em {count} caso, cuja saída ({types}) não pode "
+            "conter todos os valores esperados de uma vez: nenhum otimizador pode produzir "
+            "uma saída assim."
+        ),
+        "other": (
+            "Não experimentada: all_expected em {count} casos, cujas saídas ({types}) não podem "
+            "conter todos os valores esperados de uma vez: nenhum otimizador pode produzir "
+            "uma saída assim."
+        ),
+    },
+    # O caso de teste JUnit de uma verificação sem veredicto (issue 43, C1).
+    "junit.report_written": "A verificação escreveu o seu relatório",
+    # --- round 8: newcomer and cli: new keys above this line ---
+    # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.
+    "signature.dspy": (
+        "{found} é uma métrica DSPy (os seus parâmetros são os do DSPy), e o Skynet a chamaria "
+        "como score(input, output, expected): adapte-a com score = from_dspy_metric({function}) "
+        "(from skynet_jupyter import from_dspy_metric)."
+    ),
+    "dspy.already_dspy": (
+        "to_dspy_metric adapta uma métrica Skynet, score(input, output, expected), e {found} "
+        "já é uma métrica DSPy: passe-a tal como está a dspy.Evaluate ou dspy.GEPA "
+        "(from_dspy_metric({function}) faz dela uma métrica Skynet)."
+    ),
+    "return.dspy_prediction": (
+        "score devolveu um dspy.Prediction, o que uma métrica DSPy devolve, não um par: "
+        'devolva pred.score, {{"feedback": pred.feedback}} (ou adapte uma métrica DSPy com '
+        "score = from_dspy_metric(metric))."
+    ),
+    "dspy.return_none": (
+        "A métrica DSPy {function} devolveu None (falta uma instrução return, ou ela não devolve "
+        "nada): devolva um número, um booleano ou dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.return_type": (
+        "A métrica DSPy {function} devolveu {value} (do tipo {type}): devolva um número, um "
+        "booleano ou dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.no_score": (
+        "A métrica DSPy {function} devolveu {value}, que não tem score: devolva "
+        "dspy.Prediction(score=..., feedback=...)."
+    ),
+    "dspy.score_type": (
+        "A métrica DSPy {function} devolveu o score {value} (do tipo {type}), não um número: "
+        "devolva um número ou um booleano como score."
+    ),
+    "dspy.score_not_finite": (
+        "A métrica DSPy {function} devolveu o score {value}, não um número finito (NaN, um "
+        "infinito ou grande demais para um float), que nenhum otimizador consegue subir: "
+        "devolva um número finito, 0.0 para uma saída que falha."
+    ),
+    "dspy.feedback_type": (
+        "A métrica DSPy {function} devolveu o feedback {value} (do tipo {type}), não texto: "
+        "devolva o feedback como str."
+    ),
+    "dspy.objective_scores": (
+        "A métrica DSPy {function} devolveu objective_scores {value}: dê um dict de nomes para "
+        "números finitos, ou nenhum."
+    ),
+    "dspy.output_field_labels": (
+        "from_dspy_metric não sabe qual campo da predição é a saída {value}, pois o caso tem "
+        "vários campos esperados ({labels}): nomeie-o, "
+        'from_dspy_metric({function}, output_field="{first}").'
+    ),
+    "dspy.output_field_none": (
+        "from_dspy_metric não sabe qual campo da predição é a saída {value}, pois o caso não "
+        'tem valor esperado: nomeie-o, from_dspy_metric({function}, output_field="answer").'
+    ),
+    "dspy.not_callable": (
+        "from_dspy_metric recebe uma métrica DSPy, uma função metric(example, prediction, "
+        "trace=None), não {value}."
+    ),
+    "dspy.signature": (
+        "from_dspy_metric não consegue chamar {found} como o DSPy faz, com (example, "
+        "prediction): uma métrica DSPy recebe (example, prediction, trace=None, "
+        "pred_name=None, pred_trace=None)."
+    ),
+    "dspy.already_skynet": (
+        "{found} já é uma métrica Skynet, score(input, output, expected): use-a tal como está "
+        "(from_dspy_metric adapta uma métrica DSPy, metric(example, prediction, trace=None))."
+    ),
+    "dspy.no_pred_name": (
+        "A métrica DSPy {function} não recebe pred_name, por isso predictors= não tem o que "
+        "lhe perguntar: tire predictors=, ou dê-lhe os parâmetros (example, prediction, "
+        "trace=None, pred_name=None, pred_trace=None)."
+    ),
+    "dspy.predictors_type": (
+        "predictors= é um programa DSPy ou nomes de preditores (str), não {value}."
+    ),
+    # --- round 8: dspy: new keys above this line ---
+    # O registo de execuções, sj.history e sj.diff (issue 46).
+    "history.damaged": "O registo de execução {path} não pode ser lido: {why}",
+    "history.why_not_a_record": "não é um registo de execução do skynet_jupyter.",
+    "history.why_no_schema": "o seu cabeçalho não tem versão de esquema.",
+    "history.why_field": "o seu campo {field!r} falta ou não é do tipo certo.",
+    "history.why_cut_short": "está truncado (escrito a meio, ou copiado só em parte).",
+    "history.why_json": "uma das suas linhas não é JSON.",
+    "history.why_size": (
+        "o seu tamanho não é o que o cabeçalho diz (escrito a meio, ou alterado depois)."
+    ),
+    "history.why_gone": "foi apagado enquanto era lido (uma limpeza).",
+    "history.why_unreadable": "não pode ser lido.",
+    "history.newer_schema": (
+        "O registo de execução {path} foi escrito por um skynet_jupyter mais recente "
+        "(esquema {schema}; este lê até ao {known}): atualize o skynet_jupyter "
+        "(pip install -U skynet-jupyter) para o ler."
+    ),
+    "history.skipped": "{reason} Fica fora do histórico.",
+    "history.needs_fsspec": (
+        "O registo {url} é um URL, que precisa do fsspec e do sistema de ficheiros do seu "
+        "esquema: pip install 'skynet-jupyter[remote]' (s3fs; gcsfs para gs://)."
+    ),
+    "history.not_recorded": (
+        "Esta execução não foi guardada no registo {where} ({error}); a execução em si não é "
+        "afetada. Indique outro sítio com configure(run_log=...) ou SKYNET_RUN_LOG, ou "
+        "desligue o registo com run_log=False."
+    ),
+    "history.shared_only": {
+        "one": (
+            "As duas execuções foram feitas sobre dados diferentes: só o {count} caso em comum "
+            "é comparado."
+        ),
+        "other": (
+            "As duas execuções foram feitas sobre dados diferentes: só os {count} casos em "
+            "comum são comparados."
+        ),
+    },
+    "history.different_data": (
+        "As execuções {a} ({size_a} casos) e {b} ({size_b} casos) foram feitas sobre dados "
+        "diferentes, por isso os seus casos não podem ser todos comparados: passe "
+        "allow_different_data=True (--allow-different-data) para comparar os casos em comum."
+    ),
+    "history.bad_data_filter": (
+        "data= recebe uma impressão digital de dados (ou o seu início), um RunRecord ou um "
+        "relatório, não {kind}."
+    ),
+    "history.bad_metric_filter": "metric= recebe o nome de uma métrica, não {kind}.",
+    "history.bad_keep": (
+        "prune(keep=N) precisa de um número inteiro de execuções a manter, 0 ou mais, não {value}."
+    ),
+    "history.bad_limit": (
+        "limit= precisa de um número inteiro de execuções, 1 ou mais (ou None para todas), "
+        "não {value}."
+    ),
+    "history.bad_ref": (
+        "Uma execução é um identificador de execução (ou o seu início), um RunRecord, um "
+        'relatório, ou "last" / "last~1", não {kind}.'
+    ),
+    "history.log_off": (
+        "O registo de execuções está desligado (configure(run_log=False) ou "
+        "SKYNET_RUN_LOG=0): nenhuma execução é guardada nem lida."
+    ),
+    "history.no_such_last": {
+        "zero": "Não há execução {ref} de {metric!r} no registo: ainda não tem nenhuma.",
+        "one": "Não há execução {ref} de {metric!r} no registo: só tem {count} execução.",
+        "other": "Não há execução {ref} de {metric!r} no registo: só tem {count} execuções.",
+    },
+    "history.none_yet": "nenhuma ainda",
+    "history.unknown_run": "Nenhuma execução {ref!r} no registo (as mais recentes: {newest}).",
+    "history.ambiguous_run": (
+        "{ref!r} começa {count} identificadores de execução ({ids}): indique mais do identificador."
+    ),
+    "history.unreadable_run": "A execução {ref!r} não pode ser lida ({where}).",
+    "history.title": {
+        "one": "Histórico de execuções: {count} execução",
+        "other": "Histórico de execuções: {count} execuções",
+    },
+    "history.title_metric": {
+        "one": "Histórico de {metric!r}: {count} execução",
+        "other": "Histórico de {metric!r}: {count} execuções",
+    },
+    "history.where": "Registo: {where} (as mais recentes primeiro).",
+    "history.empty": (
+        "Ainda nenhuma execução guardada: cada verificação e cada avaliação fica guardada aqui."
+    ),
+    "history.more_runs": {
+        "one": "… e {count} execução mais antiga (history(limit=None) lista todas).",
+        "other": "… e {count} execuções mais antigas (history(limit=None) lista todas).",
+    },
+    "history.more_metrics": {
+        "one": "… e {count} métrica mais (history(NOME) mostra uma).",
+        "other": "… e {count} métricas mais (history(NOME) mostra uma).",
+    },
+    "history.version_line": {
+        "one": "{metric} v{version}: {count} execução, última média {mean}, taxa de "
+        "aprovação {rate}",
+        "other": "{metric} v{version}: {count} execuções, última média {mean}, taxa de "
+        "aprovação {rate}",
+    },
+    "history.passed": "passou",
+    "history.failed": "falhou",
+    "history.col_run": "execução",
+    "history.col_started": "início (UTC)",
+    "history.col_metric": "métrica",
+    "history.col_version": "versão",
+    "history.col_kind": "tipo",
+    "history.col_origin": "a partir de",
+    "history.col_verdict": "veredicto",
+    "history.col_passed": "casos aprovados",
+    "history.col_mean": "média",
+    "history.col_cost": "custo",
+    "history.col_time": "tempo",
+    "history.col_case": "caso",
+    "history.col_score": "pontuação",
+    "history.version_label": "versão {version}",
+    "history.series_mean": "pontuação média",
+    "history.series_rate": "taxa de aprovação",
+    "history.chart_label": {
+        "one": (
+            "Pontuação média e taxa de aprovação de {metric!r} em {count} execução, por versão"
+        ),
+        "other": (
+            "Pontuação média e taxa de aprovação de {metric!r} em {count} execuções, por versão"
+        ),
+    },
+    "history.point_tip": (
+        "{run} (versão {version}, {started}): média {mean}, taxa de aprovação {rate}"
+    ),
+    "history.run_line": "{run}: {metric} v{version}, {kind} a partir de {origin}, {started} UTC",
+    "history.diff_regressed": {
+        "one": "{count} caso regrediu",
+        "other": "{count} casos regrediram",
+    },
+    "history.diff_same": (
+        "Nenhuma mudança: cada caso tem o mesmo veredicto, a mesma pontuação e o mesmo feedback."
+    ),
+    "history.diff_no_regression": "Nenhum caso regrediu",
+    "history.counts": (
+        "regressões {regressions} · melhorias {improvements} · inalterados {unchanged} · "
+        "acrescentados {added} · removidos {removed}"
+    ),
+    "history.deltas": (
+        "b − a: taxa de aprovação {rate}, pontuação média {mean}, custo {cost}, tempo {time}"
+    ),
+    "history.case_line": (
+        "caso {case} ({id}): {before} → {after}, pontuação {score_a} → {score_b} ({delta})"
+    ),
+    "history.group_regressions": {
+        "one": "Regressão ({count})",
+        "other": "Regressões ({count})",
+    },
+    "history.group_improvements": {
+        "one": "Melhoria ({count})",
+        "other": "Melhorias ({count})",
+    },
+    "history.group_feedback": {
+        "one": "Feedback mudado, mesmo veredicto e pontuação ({count})",
+        "other": "Feedbacks mudados, mesmo veredicto e pontuação ({count})",
+    },
+    "history.group_added": {"one": "Acrescentado ({count})", "other": "Acrescentados ({count})"},
+    "history.group_removed": {"one": "Removido ({count})", "other": "Removidos ({count})"},
+    "history.input": "entrada",
+    "history.feedback": "feedback",
+    "history.more_cases": {
+        "one": "… e {count} caso mais (diff.to_frame() lista todos).",
+        "other": "… e {count} casos mais (diff.to_frame() lista todos).",
+    },
+    "history.source_changed": "O código da métrica, v{a} → v{b}",
+    "history.against_first": (
+        "Nenhuma execução anterior de {metric} sobre estes dados no registo {where}: nada com "
+        "que comparar ainda (esta execução fica guardada; a próxima compara-se com ela)."
+    ),
+    "history.against_needs_log": (
+        "--against lê o registo de execuções, que aqui está desligado (SKYNET_RUN_LOG=0): "
+        "indique --log-dir PASTA (ou um URL fsspec)."
+    ),
+    "history.against_head": "Em relação a {run} (a última execução de {metric} sobre estes dados):",
+    "history.regression_title": "Regressão em relação a {run}",
+    "history.regressions_fail": {
+        "one": "{count} caso regrediu em relação à execução {run}: o comando falha.",
+        "other": "{count} casos regrediram em relação à execução {run}: o comando falha.",
+    },
+    "history.pruned": {
+        "zero": "Nada removido de {where}: nenhuma métrica tem mais de {keep} execuções.",
+        "one": "{count} execução removida de {where}; cada métrica mantém as {keep} mais recentes.",
+        "other": (
+            "{count} execuções removidas de {where}; cada métrica mantém as {keep} mais recentes."
+        ),
+    },
+    "history.refresh": "Atualizar",
+    "history.refreshed": "Lido às {time}; volta a ler após cada célula, e em Atualizar.",
+    "history.case_score_line": "caso {case} ({id}): pontuação {score_a} → {score_b} ({delta})",
+    # --- round 8: history: new keys above this line ---
+    # --- round 8: build: new keys above this line ---
 }

@@ -87,6 +87,7 @@ __all__ = [
     "limiters",
     "parse_reset",
     "refusal_timeout",
+    "reset_refusal_timeout",
     "send",
     "set_refusal_timeout",
     "waiting",
@@ -790,12 +791,32 @@ def waiting() -> int:
 
 
 class _Refusal:
-    timeout = REFUSAL_TIMEOUT  # what configure(refusal_timeout=...) set, for the process
+    timeout: float | None = None  # what configure(refusal_timeout=...) set, for the process
 
 
 def refusal_timeout() -> float:
-    """Seconds a provider may refuse every request (HTTP 429) before calls to it stop."""
-    return _Refusal.timeout
+    """Seconds a provider may refuse every request (HTTP 429) before calls to it stop:
+    ``configure(refusal_timeout=...)``, else ``SKYNET_REFUSAL_TIMEOUT`` (how ``skynet-check``
+    and worker processes are told), else 60."""
+    if _Refusal.timeout is not None:
+        return _Refusal.timeout
+    return _refusal_from_environment()
+
+
+def _refusal_from_environment() -> float:
+    import os
+
+    text = os.environ.get("SKYNET_REFUSAL_TIMEOUT", "").strip()
+    try:
+        seconds = float(text) if text else REFUSAL_TIMEOUT
+    except ValueError:
+        return REFUSAL_TIMEOUT  # not a number: the default (configure() says why, not here)
+    return seconds if math.isfinite(seconds) and seconds > 0 else REFUSAL_TIMEOUT
+
+
+def reset_refusal_timeout() -> None:
+    """Forget what ``configure(refusal_timeout=...)`` set: the environment's, else 60."""
+    _Refusal.timeout = None
 
 
 def set_refusal_timeout(seconds: float) -> None:

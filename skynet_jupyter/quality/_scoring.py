@@ -186,7 +186,7 @@ def has_output(case: CaseResult) -> bool:
 def with_output(report: EvalReport, lang: str) -> list[CaseResult]:
     """The first pass's cases that have an output; none (unless interrupted): MetricNotUsable."""
     cases = [case for case in report.cases if has_output(case)]
-    if not cases and not report.interrupted:
+    if not cases and not report.interrupted and report.stop is None:  # (a stop says why)
         raise MetricNotUsable(t("quality.no_outputs", lang))
     return cases
 

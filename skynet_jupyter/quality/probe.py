@@ -101,6 +101,9 @@ class ProbeReport(QualityReport):
     failures: dict[str, tuple[int, ...]] = field(default_factory=dict)
     skipped: tuple[int, ...] = ()
     not_applicable: tuple[str, ...] = ()
+    # Cases whose real output cannot hold every expected value (a number, an object, a dict
+    # without an Output column's key): all_expected was not tried there, by output type.
+    cannot_hold: dict[int, str] = field(default_factory=dict)
     other_case_from: dict[int, int] = field(default_factory=dict)  # case -> whose output
     judge_cost_usd: float | None = None
     judge_unpriced: int = 0  # cases whose judge calls had no known price
@@ -184,6 +187,11 @@ class ProbeReport(QualityReport):
         if self.not_applicable:
             notes.append(
                 t("quality.probe.not_applicable", lang, probes=", ".join(self.not_applicable))
+            )
+        if self.cannot_hold:
+            types = ", ".join(sorted(set(self.cannot_hold.values())))
+            notes.append(
+                t("quality.probe.cannot_hold", lang, count=len(self.cannot_hold), types=types)
             )
         if self.interrupted:
             notes.append(t("quality.interrupted", lang))
@@ -312,20 +320,87 @@ def _distinct(values: Sequence[Any]) -> list[Any]:
     return seen
 
 
-def all_expected(expecteds: Sequence[dict[str, Any] | None]) -> Any:
-    """Every distinct expected value of the data set in one output (a "contains" test passes)."""
+def all_expected(expecteds: Sequence[dict[str, Any] | None], like: Any = "") -> Any:
+    """Every distinct expected value of the data set in one output (a "contains" test passes),
+    of the real output ``like``'s type: an output no optimizer could produce finds nothing.
+
+    A text output gets every value as one text (a list's items each); a list (or tuple)
+    output, every item of the list-valued Output columns (every value when none is a list);
+    a dict output, at each of its keys that is an Output column, every value of that column
+    (a list where the output holds a list, text where it holds text), its other keys kept.
+    Any other output (a number, an object) cannot hold them: ``_SKIP``, as for a case
+    without expected values.
+    """
+    return _fill(like, _every_value(expecteds, like))
+
+
+def _shape(like: Any) -> Any:
+    """What :func:`_every_value` depends on in an output: its type (a dict's keys and the
+    types of their values)."""
+    if isinstance(like, dict):
+        return dict, tuple((key, type(value)) for key, value in like.items())
+    return type(like)
+
+
+def _every_value(expecteds: Sequence[dict[str, Any] | None], like: Any) -> Any:
+    """The part of :func:`all_expected` that depends only on ``like``'s :func:`_shape`: the
+    whole output, or for a dict the values at its keys that are Output columns."""
     present = [e for e in expecteds if e is not None]
     if not present:
         return _SKIP
     names = list(present[0])
+    if isinstance(like, str):
+        return " ".join(_joined(present, name) for name in names)
+    if isinstance(like, list | tuple):
+        listed = [name for name in names if any(isinstance(e.get(name), list) for e in present)]
+        items = _distinct([item for name in listed or names for item in _items(present, name)])
+        return type(like)(items) if items else _SKIP
+    if isinstance(like, dict):
+        shared = {}
+        for key in (key for key in like if key in names):
+            if isinstance(like[key], list | tuple):
+                shared[key] = type(like[key])(_distinct(_items(present, key)))
+            elif isinstance(like[key], str):
+                shared[key] = _joined(present, key)
+        return shared or _SKIP
+    return _SKIP
 
-    def joined(name: str) -> str:
-        values = _distinct([e.get(name) for e in present])
-        return " ".join(v if isinstance(v, str) else short(v, 10_000) for v in values)
 
-    if len(names) == 1:
-        return joined(names[0])
-    return {name: joined(name) for name in names}
+def _fill(like: Any, value: Any) -> Any:
+    """The output :func:`_every_value` made, with a dict output's other keys kept."""
+    if isinstance(like, dict) and value is not _SKIP:
+        return {**like, **value}
+    return value
+
+
+def _items(present: Sequence[dict[str, Any]], name: str) -> list[Any]:
+    """The values of the Output column ``name``, a list's items one by one."""
+    items: list[Any] = []
+    for expected in present:
+        value = expected.get(name)
+        if isinstance(value, list | tuple):
+            items.extend(value)
+        elif value is not None:
+            items.append(value)
+    return items
+
+
+def _joined(present: Sequence[dict[str, Any]], name: str) -> str:
+    """Every distinct value of the Output column ``name`` in one text (a list's items each)."""
+    values = _distinct(_items(present, name))
+    return " ".join(v if isinstance(v, str) else short(v, 10_000) for v in values)
+
+
+def _cannot_hold(real: Sequence[CaseResult], made: list[Any] | None) -> dict[int, str]:
+    """The cases with expected values whose all_expected output could not be made, by the
+    type of their real output (what no optimizer producing that type could reach)."""
+    if made is None:
+        return {}
+    return {
+        case.index: type(case.output).__name__
+        for case, output in zip(real, made, strict=True)
+        if output is _SKIP and case.expected is not None
+    }
 
 
 def long_output(output: Any) -> Any:
@@ -387,7 +462,8 @@ def probe_outputs(
 ) -> dict[str, list[Any]]:
     """Each probe's output for each case with a real output (``_SKIP``: none for that case)."""
     count = len(real)
-    every_expected = all_expected([case.expected for case in real])
+    expecteds = [case.expected for case in real]
+    shaped: dict[Any, Any] = {}  # all_expected by the output's shape: made once for each
     shift = rotation(count, seed)
     made: dict[str, list[Any]] = {}
     for probe in chosen:
@@ -402,7 +478,10 @@ def probe_outputs(
             elif probe == "other_case":
                 value = real[(position + shift) % count].output if shift else _SKIP
             elif probe == "all_expected":
-                value = every_expected
+                shape = _shape(case.output)
+                if shape not in shaped:
+                    shaped[shape] = _every_value(expecteds, case.output)
+                value = _fill(case.output, shaped[shape])
             elif probe == "long":
                 value = long_output(case.output)
             else:
@@ -501,6 +580,7 @@ def probe_with(
         results=results,
         skipped=_scoring.without_output(base),
         not_applicable=not_applicable,
+        cannot_hold=_cannot_hold(real, made.get("all_expected")),
         judge_cost_usd=_scoring.judge_cost([*base.cases, *scored]),
         judge_unpriced=_scoring.unpriced_judging([*base.cases, *scored]),
         interrupted=interrupted,

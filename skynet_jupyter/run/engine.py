@@ -213,6 +213,7 @@ def execute(
     on_event: Listener | None,
     run_cache: RunCache | None,
     known_outputs: KnownOutputs | None = None,
+    record: bool = False,
 ) -> CheckReport:
     """Check (``kind="check"``) or evaluate with options already checked.
 
@@ -223,6 +224,7 @@ def execute(
     on outputs already produced (the edit loop re-scores its last check's):
     ``run`` is not called, and the run step says the outputs were replayed.
     ``run_cache`` answers the model calls made again (``llm()`` in run or metric).
+    ``record=True`` records the run in the run log (``runlog/``; never raises).
     """
     started = time.perf_counter()
     with language(options.language):  # the run's language, for every sentence made below
@@ -238,6 +240,10 @@ def execute(
         report = _run_cases(plan, runner, load_error)
         if known_outputs is not None and known_outputs.note:
             _note_on_run_step(report, known_outputs.note)
+        if record:  # the run log (issue 46): imported here, never raises, never fails a run
+            from ..runlog.recorder import record_run
+
+            record_run(report, metric if runner is None else runner.metric, chosen, options)
     return report
 
 
@@ -564,7 +570,9 @@ def check(
     written): see :func:`~skynet_jupyter.load_cases`.
     """
     checked = CHECK.options("check", options)
-    return execute("check", metric, data, checked, on_event=on_event, run_cache=run_cache)
+    return execute(
+        "check", metric, data, checked, on_event=on_event, run_cache=run_cache, record=True
+    )
 
 
 @EVALUATE.signed
@@ -585,6 +593,8 @@ def evaluate(
     combine with ``executor`` (whose workers are the executor's).
     """
     checked = EVALUATE.options("evaluate", options)
-    report = execute("eval", metric, data, checked, on_event=on_event, run_cache=run_cache)
+    report = execute(
+        "eval", metric, data, checked, on_event=on_event, run_cache=run_cache, record=True
+    )
     assert isinstance(report, EvalReport)
     return report

@@ -21,6 +21,7 @@ from skynet_jupyter.cli import (
 from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.core.options import (
     CHECK_CASES,
+    CHECK_CONCURRENCY,
     EVAL_CONCURRENCY,
     RunOptions,
 )
@@ -57,7 +58,7 @@ def test_a_check_job_carries_every_option(project):
         split="test",
         run="run.py:run",
         cases=CHECK_CASES,
-        concurrency=1,
+        concurrency=CHECK_CONCURRENCY,  # the check's cases side by side (issue 45, item 2)
         timeout=5.0,
         run_timeout=7.0,
         isolation="process",
@@ -82,7 +83,7 @@ def test_all_is_an_evaluation_and_cases_keep_their_number(project):
     assert every.options.cases is None and every.options.concurrency == EVAL_CONCURRENCY
     assert made("good.py", *COLUMN, "--all", "--cases", "2").options.cases == 2
     some = made("good.py", *COLUMN, "--cases", "2")
-    assert (some.options.cases, some.options.concurrency) == (2, 1)
+    assert (some.options.cases, some.options.concurrency) == (2, CHECK_CONCURRENCY)
     assert made("good.py", *COLUMN).options.cases == CHECK_CASES == 3
     assert refused("good.py", *COLUMN, "--cases", "0") == "--cases must be 1 or more, got 0."
     assert refused("good.py", *COLUMN, "--all", "--cases", "0", lang="fr") == (

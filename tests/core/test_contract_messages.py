@@ -146,8 +146,10 @@ def test_what_a_score_may_be(value, problem):
         ),
         (
             ("0.8", {"feedback": "x"}),
-            "The score '0.8' is a str, not a number: return an int or a float (for example "
-            "float(x)).",
+            "The score '0.8' is a str, not a number: return an int or a float. A letter grade "
+            "or a label needs a mapping of your own, such as GRADES = {'A': 1.0, 'B': 0.75, "
+            "'C': 0.5, 'D': 0.25, 'F': 0.0}, then return GRADES[grade]; only text that holds a "
+            "number converts with float().",
         ),
         (
             (True, {"feedback": "x"}),

@@ -99,6 +99,8 @@ TWO_OR_MORE = {
     "quality.scorings_max": "more than the maximum number of calls",
     "quality.stability.title": "repeats are 2 to 1000",
     "quality.stability.stable": "repeats are 2 to 1000",
+    "race.held_out_share_too_small": "a race has 7 cases or more here (race.too_few_cases first)",
+    "race.held_out_grouped": "as race.held_out_share_too_small",
 }
 
 

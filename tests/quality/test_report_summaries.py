@@ -188,7 +188,8 @@ def test_unlabeled_and_failed_cases_are_said_in_french():
     lines = agreement(rows, lang="fr").text().splitlines()
     assert lines[2:4] == [
         "  ! 1 cas sur 9 n'a pas été noté (cas 2 : score a levé ValueError: could not convert "
-        "string to float: 'not a number') : il est laissé de côté, et une mesure avec un cas "
+        "string to float: 'not a number' avant de renvoyer sa paire) : il est laissé de côté, et "
+        "une mesure avec un cas "
         "non noté ne peut pas réussir. %skynet_check montre pourquoi.",
         "  ! 1 cas sans étiquette humaine a été laissé de côté.",
     ]

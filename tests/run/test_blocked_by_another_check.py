@@ -37,7 +37,7 @@ def checked(metric, **options):
 
 
 @pytest.fixture
-def used_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def used_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     """A hung metric has left ``BOUND`` threads blocked in this process (released after)."""
     monkeypatch.setattr(workers, "MAX_BLOCKED_THREADS", BOUND)
     monkeypatch.setattr(workers, "_said_processes_instead", False, raising=False)
@@ -54,7 +54,7 @@ def used_up(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         assert workers.blocked_threads() >= BOUND
         # The hung metric's own cases: its timeouts say "make score faster", rightly.
         assert hung.step(METRIC_TIME_LIMIT).hint == SLOWER
-        yield
+        yield workers.blocked_threads()  # its cases ran side by side: one thread each
     finally:
         release.set()
     deadline = time.monotonic() + 10
@@ -67,7 +67,7 @@ def test_later_checks_of_a_good_metric_pass_in_processes_said_once(used_up):
     second = checked(good, timeout=30)
     assert first.passed, [c.error for c in first.cases]
     assert second.passed, [c.error for c in second.cases]
-    said = t("case.processes_instead", "en", count=BOUND)
+    said = t("case.processes_instead", "en", count=used_up)
     assert said in first.step(METRIC_TIME_LIMIT).message
     texts = [step.message for report in (first, second) for step in report.steps]
     assert sum(text.count(said) for text in texts) == 1  # said once, not on every check

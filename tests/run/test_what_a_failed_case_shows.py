@@ -101,12 +101,12 @@ def test_a_metric_that_raised_is_said_to_have_raised_before_returning_and_where(
     )
     step = report.step(METRIC_RETURN_VALUE)
     assert step.title == "Metric return value"  # the seed's step names are kept
-    assert "score raised before returning: KeyError: 'answer'" in step.message
+    assert "score raised KeyError: 'answer' before returning" in step.message
     assert "line 3, in score" in step.hint
     assert "Return a pair" not in step.hint  # it never returned: the return is not the fix
     html = report._repr_html_()
-    assert "score raised before returning: KeyError: &#x27;answer&#x27;" in html or (
-        "score raised before returning: KeyError: &#39;answer&#39;" in html
+    assert "score raised KeyError: &#x27;answer&#x27; before returning" in html or (
+        "score raised KeyError: &#39;answer&#39; before returning" in html
     )
     french = sj.check(RAISES, rows, outputs="label", output_column="prediction", lang="fr")
     assert "avant de renvoyer sa paire" in french.step(METRIC_RETURN_VALUE).message
