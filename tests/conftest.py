@@ -25,6 +25,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # is tested where it is asked for (tests/models/test_import_ahead.py sets its own
 # environment, without this).
 os.environ.setdefault("SKYNET_IMPORT_AHEAD", "0")
+# No run recorded in a run log (issue 46: on by default, .skynet_runs in the working
+# directory, which is the repository here) unless a test asks: tests/history/ sets its own.
+os.environ.setdefault("SKYNET_RUN_LOG", "0")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "skynet_jupyter" / "examples"
@@ -46,6 +49,27 @@ def require_module(name: str) -> ModuleType:
         if os.environ.get("CI"):
             pytest.fail(f"CI is set and these tests cannot run: {reason}", pytrace=False)
         pytest.skip(reason, allow_module_level=True)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the marks added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On both cores: browser tests on one worker, a module's shared fixture started once.
+
+    The rules, and why, are in tests/parallel_support.py.
+    """
+    from tests.parallel_support import group_items
+
+    group_items(items)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """An ``alone`` test runs while no other test does (outermost: pytest-timeout's limit
+    starts once the test may run, not while it waits its turn)."""
+    from tests.parallel_support import sharing_the_machine
+
+    with sharing_the_machine(item):
+        yield
 
 
 @pytest.fixture
