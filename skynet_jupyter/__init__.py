@@ -70,6 +70,7 @@ if TYPE_CHECKING:
         run_case,
     )
     from .run.executors import ExecutorError
+    from .runlog import History, RunDiff, RunRecord, diff, history
 
 __version__ = "0.1.0"
 
@@ -112,6 +113,11 @@ _LAZY = {
     "compare": "quality",
     "configure": "models.settings",
     "evaluate": "run.engine",
+    "History": "runlog",
+    "RunDiff": "runlog",
+    "RunRecord": "runlog",
+    "diff": "runlog",
+    "history": "runlog",
     "load_cases": "core.dataset",
     "load_example": "core.dataset",
     "load_metric": "core.metric",
@@ -139,6 +145,7 @@ __all__ = [
     "EvalReport",
     "ExecutorError",
     "Finished",
+    "History",
     "Limits",
     "Metric",
     "ModelCallError",
@@ -151,6 +158,8 @@ __all__ = [
     "RaceReport",
     "RewardSpec",
     "RunCache",
+    "RunDiff",
+    "RunRecord",
     "StabilityReport",
     "StandInModel",
     "Step",
@@ -159,8 +168,11 @@ __all__ = [
     "check",
     "compare",
     "configure",
+    "diff",
     "evaluate",
+    "from_dspy_metric",
     "from_dspy_program",
+    "history",
     "load_cases",
     "load_example",
     "load_ipython_extension",
@@ -182,6 +194,13 @@ def to_dspy_metric(metric: Any, *, lang: str | None = None) -> Any:
     from .optimizers.dspy_adapter import to_dspy_metric as adapt
 
     return adapt(metric, lang=lang)
+
+
+def from_dspy_metric(fn: Any, *, output_field: str | None = None, predictors: Any = None) -> Any:
+    """A Skynet metric from a DSPy/GEPA metric ``fn(example, prediction, trace=None, ...)``."""
+    from .optimizers.dspy_metric import from_dspy_metric as adapt
+
+    return adapt(fn, output_field=output_field, predictors=predictors)
 
 
 def from_dspy_program(program: Any, *, lm: Any = None) -> Any:

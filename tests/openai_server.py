@@ -19,7 +19,8 @@ Errors and delays on demand, two ways:
   with that status, ``[[delay=0.3]]`` sleeps before answering, ``[[stall]]``
   holds the answer until ``server.release_stalled()`` (or ``stop()``): a provider
   that hangs;
-- keys: a request whose bearer token is in ``server.reject_keys`` gets a 401;
+- keys: a request whose bearer token is in ``server.reject_keys`` gets a 401
+  (``server.reject_status = 403``: a 403);
 - rate limits: ``server.rate_limit = 40`` allows 40 requests/s per model (a token
   bucket holding ``server.rate_burst`` requests); a request beyond it gets a 429
   with ``Retry-After: 1`` and ``retry-after-ms: 1000``.  Every answer then carries
@@ -106,7 +107,8 @@ class OpenAIServer:
         self.retry_after_ms: int | None = 1  # sent with 429s: a provider's pacing hint
         self.served_as: dict[str, str] = {}  # asked model -> the name the answer gives
         self.report_usage = True  # False: answers without usage counts
-        self.reject_keys: set[str] = set()  # bearer tokens answered with 401
+        self.reject_keys: set[str] = set()  # bearer tokens answered with reject_status
+        self.reject_status = 401  # or 403: a key without the permission
         self.rate_limit: float | None = None  # requests/s allowed per model (None: no limit)
         self.rate_burst = 5  # requests the bucket holds (sent at once after a quiet spell)
         self.rate_headers = True  # OpenAI's x-ratelimit-* headers on every answer
@@ -162,6 +164,7 @@ class OpenAIServer:
         self.served_as = {}
         self.report_usage = True
         self.reject_keys = set()
+        self.reject_status = 401
         self.extra_headers = {}
 
     def calls(self, model: str | None = None) -> list[Recorded]:
@@ -247,7 +250,7 @@ class OpenAIServer:
         status = int(found.group(1)) if found else planned
         token = request.headers.get("authorization", "").removeprefix("Bearer ")
         if token in self.reject_keys:
-            status = 401
+            status = self.reject_status
         if status is not None:
             self._send(handler, request, status, _error(status, self._message(status, request)))
             return
@@ -309,6 +312,9 @@ class OpenAIServer:
         if status == 401:
             token = request.headers.get("authorization", "").removeprefix("Bearer ")
             return f"Incorrect API key provided: {token}. You can find your API key in settings."
+        if status == 403:
+            token = request.headers.get("authorization", "").removeprefix("Bearer ")
+            return f"The key {token} has no permission for this model."
         if status == 429:
             return "Rate limit reached for requests. Please try again shortly."
         if status >= 500:

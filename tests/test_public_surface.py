@@ -47,3 +47,31 @@ def test_the_errors_users_catch_are_the_ones_raised(monkeypatch: pytest.MonkeyPa
     assert sj.CheckFailed is CheckFailed and sj.ExecutorError is ExecutorError
     with pytest.raises(AttributeError, match="no attribute 'NotAName'"):
         sj.NotAName  # noqa: B018
+
+
+def test_from_dspy_metric_is_public_under_the_name_issue_44_gives() -> None:
+    import inspect
+
+    assert "from_dspy_metric" in sj.__all__
+    parameters = inspect.signature(sj.from_dspy_metric).parameters
+    assert list(parameters) == ["fn", "output_field", "predictors"]  # sj.from_dspy_metric(fn)
+
+
+def test_the_run_log_names_are_the_functions_after_their_package_is_imported() -> None:
+    # A subpackage named like a public function replaces it once imported (the run log's
+    # package is runlog, not history): sj.history stays the function in a fresh process too.
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import skynet_jupyter as sj, skynet_jupyter.runlog.recorder; "
+            "import skynet_jupyter.runlog.api; "
+            "print(callable(sj.history), callable(sj.diff), sj.History.__name__, "
+            "sj.RunRecord.__name__, sj.RunDiff.__name__)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True", "History", "RunRecord", "RunDiff"]

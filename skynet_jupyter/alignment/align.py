@@ -122,11 +122,11 @@ def align_with(
         # The old instructions judge every labelled case once: the held-out "before", and
         # the outputs every candidate judges again (run is never called again).
         first = execute_cases("eval", loaded, wanted, options, on_event=None, run_cache=run_cache)
-        if first.interrupted:
-            raise KeyboardInterrupt
         report.first_pass_calls = len(first.cases)
+        if first.interrupted:  # Ctrl-C: what the first pass finished, and no verdict
+            return _ended_at_first_pass(report, first, started, on_event)
         if first.stop is not None:  # the judge's key (or model): no GEPA, no verdict
-            return _stopped(report, first, started, on_event)
+            return _ended_at_first_pass(report, first, started, on_event)
         judged = [r for r in first.cases if _scoring.has_output(r)]
         _enough(humans, [r.index for r in judged])
         known = [Case(r.index, r.input, r.expected, r.output, r.measured) for r in judged]
@@ -150,15 +150,18 @@ def align_with(
     return report
 
 
-def _stopped(
+def _ended_at_first_pass(
     report: AlignReport, first: CheckReport, started: float, on_event: AlignListener | None
 ) -> AlignReport:
-    """The alignment stopped at its first pass for the judge's key (or model): the report
-    says the stop's sentence, with what the first pass cost, and nothing more."""
-    stop = first.stop
-    assert stop is not None
-    report.stop = report.optimization.stop = stop
-    report.optimization.stopped = stop.kind
+    """The alignment ended at its first pass, interrupted (Ctrl-C) or stopped for the
+    judge's key (or model): the report says so, with what the first pass cost, and
+    nothing more (as optimize's and race's do)."""
+    if first.interrupted:
+        report.optimization.stopped = "interrupted"
+    else:
+        assert first.stop is not None
+        report.stop = report.optimization.stop = first.stop
+        report.optimization.stopped = first.stop.kind
     for result in first.cases:  # what finished was paid for
         report.optimization.cost_usd.add_case(result)
     report.finished = report.optimization.finished = True

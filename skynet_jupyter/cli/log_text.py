@@ -26,8 +26,8 @@ import re
 import secrets
 
 # The rule for what a terminal must not get raw is the text report's own (str(report) and
-# IPython's plain display follow it too): written once, in show/terminal_text.py.
-from ..show.terminal_text import one_line, shown, shown_pattern
+# IPython's plain display follow it too): written once, in core/inert_text.py.
+from ..core.inert_text import one_line, shown, shown_pattern
 
 __all__ = [
     "LINE_BREAKS",

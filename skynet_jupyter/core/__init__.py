@@ -21,6 +21,7 @@ Modules::
     secrets.py         redaction: no key, token or password is ever shown
     saving.py          save_source: a metric's source written atomically, never over another
     shows_itself.py    ShowsItself: how every report shows itself (text, HTML)
+    inert_text.py      user text shown to a terminal, never obeyed: controls escaped
     tracebacks.py      tracebacks trimmed to the user's own frames
     skynet_import.py   the `import skynet` hook (metric code imports the helper module)
 """

@@ -16,6 +16,8 @@ step, ``feedback_advice``, that never fails the check.  It flags:
   "missing", "attendu", "doit", "esperado", "deve", ...).  What it echoes of the
   output itself is not read for these: a model's completion given back as the
   feedback may hold the expected value, or "should", without stating a target.
+  An echo is the output whole, or any piece of it of ``ECHO_WORDS`` words or more
+  (a prefix cut mid-word, its first sentence, "Model said: " and a part of it).
 
 Definitions:
 
@@ -56,6 +58,9 @@ ADVICE_CASES = 500
 LOW_FRACTION = 0.5  # a score below this share of full marks is "low"
 SHOWN_CASES = 5  # case numbers listed per flag before "+N more"
 EXAMPLE_CHARS = 40  # longer values make the suggested sentence a pattern instead
+# This many words of the output in a row, said again in a feedback, are an echo of it (a
+# coincidence rarely runs that long; an expected value of a few words stays the metric's).
+ECHO_WORDS = 5
 _TOLERANCE = 1e-9
 
 
@@ -191,26 +196,74 @@ def _expected_texts(expected: Any) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)  # the same feedback, expected value and output come back often
 def _names_target(feedback: str, expected: tuple[str, ...], outputs: tuple[str, ...]) -> bool:
     """:func:`names_target` on what it reads of the case: the expected values, the output's
-    texts.  Words inside an echo of the output are not the feedback's own."""
+    texts.  Words inside an echo of the output, whole or a piece of it, are not the
+    feedback's own."""
     plain = _plain(feedback)
-    echoes = _spans(plain, [_plain(text) for text in outputs])
+    plain_outputs = [_plain(text) for text in outputs]
+    whole = _spans(plain, plain_outputs)
+    pieces = _pieces_echoed(plain, plain_outputs)
+    echoes = whole + pieces
     for word in re.finditer(r"\S+", plain):
         if word.group() in _TARGET_WORDS and not _inside(word.span(), echoes):
             return True
     for value in expected:
         needle = _plain(value)
         if needle and any(
-            not _inside(found.span(), echoes)
+            # A piece of the output that is the expected value and nothing more is the
+            # metric naming it ("... but the answer is 'New York City Hall Annex'").
+            not _inside(found.span(), whole) and not _inside(found.span(), pieces, larger=True)
             for found in re.finditer(rf"(?<!\w){re.escape(needle)}(?!\w)", plain)
         ):
             return True
     shown = _spans(feedback, [text.strip() for text in outputs])
-    plain_outputs = {_plain(text) for text in outputs}
     for match in _QUOTED.finditer(feedback):
         quoted = _plain(next(group for group in match.groups() if group is not None))
-        if quoted and quoted not in plain_outputs and not _inside(match.span(), shown):
+        if quoted and not _echoes(quoted, plain_outputs) and not _inside(match.span(), shown):
             return True
     return False
+
+
+def _echoes(quoted: str, outputs: Sequence[str]) -> bool:
+    """Whether ``quoted`` (plain) is an output, or a long enough piece of one (cut anywhere:
+    "… 540 meters per w")."""
+    return any(
+        quoted == output or (len(quoted.split()) >= ECHO_WORDS and quoted in output)
+        for output in outputs
+    )
+
+
+def _pieces_echoed(plain: str, outputs: Sequence[str]) -> list[tuple[int, int]]:
+    """Where ``plain`` (a feedback, plain) says ``ECHO_WORDS`` or more words of an output
+    (plain) again in a row, as (start, end) spans: a prefix of a completion, its first
+    sentence, a stretch of its middle."""
+    words = list(re.finditer(r"\S+", plain))
+    if len(words) < ECHO_WORDS:
+        return []
+    runs: set[tuple[str, ...]] = set()
+    for output in outputs:
+        runs.update(_word_runs(output))
+    if not runs:
+        return []
+    said = [word.group() for word in words]
+    echoed = [False] * len(words)
+    for at in range(len(words) - ECHO_WORDS + 1):
+        if tuple(said[at : at + ECHO_WORDS]) in runs:
+            echoed[at : at + ECHO_WORDS] = [True] * ECHO_WORDS
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    for at, inside in enumerate([*echoed, False]):
+        if inside and start is None:
+            start = at
+        elif not inside and start is not None:
+            spans.append((words[start].start(), words[at - 1].end()))
+            start = None
+    return spans
+
+
+def _word_runs(output: str) -> Iterable[tuple[str, ...]]:
+    """Every ``ECHO_WORDS`` words in a row of ``output`` (plain)."""
+    words = output.split()
+    return (tuple(words[at : at + ECHO_WORDS]) for at in range(len(words) - ECHO_WORDS + 1))
 
 
 def _spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
@@ -223,9 +276,15 @@ def _spans(text: str, needles: Iterable[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _inside(span: tuple[int, int], echoes: Sequence[tuple[int, int]]) -> bool:
-    """Whether ``span`` lies within one of the ``echoes`` (an echo of the output)."""
-    return any(start <= span[0] and span[1] <= end for start, end in echoes)
+def _inside(
+    span: tuple[int, int], echoes: Sequence[tuple[int, int]], *, larger: bool = False
+) -> bool:
+    """Whether ``span`` lies within one of the ``echoes`` (an echo of the output); with
+    ``larger``, within one that holds more than ``span`` itself."""
+    return any(
+        start <= span[0] and span[1] <= end and not (larger and (start, end) == span)
+        for start, end in echoes
+    )
 
 
 def _quality(case: CaseResult, reward: bool) -> float:

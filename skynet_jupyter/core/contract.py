@@ -148,6 +148,22 @@ def _rebuild_error(
     return ContractError(step, message_id, case=case, detail=detail, **fields)
 
 
+class WrongReturn(ValueError):
+    """Raised by a metric adapter when what the metric it wraps returned cannot be read
+    (``from_dspy_metric``: a DSPy metric that returned None, ``'C'`` or a NaN).
+
+    The metric returned, it did not raise: its case fails at the return step with
+    :meth:`message` (one sentence naming what came back), as a native metric's wrong
+    return does, and its fix is :attr:`hint_id`'s sentence, never "catch the error".
+    """
+
+    hint_id = STEP_HINTS[METRIC_RETURN_VALUE]
+
+    def message(self, lang: str | None = None) -> str:
+        """The sentence, in ``lang`` (a subclass with message ids says it in each)."""
+        return str(self)
+
+
 # Why a score is refused (number_problem's answer), for the score and for a named score.
 _SCORE_PROBLEMS = {
     "bool": "return.score_bool",

@@ -490,7 +490,7 @@ def _records(frame: Any) -> list[dict[str, Any]]:
         from pandas.core.arrays.string_ import BaseStringArray
 
         # A pandas internal, absent from pandas-stubs; the except below covers its absence.
-        from pandas.core.dtypes.cast import maybe_box_native  # type: ignore[attr-defined]
+        from pandas.core.dtypes.cast import maybe_box_native  # type: ignore[attr-defined, unused-ignore]
     except ImportError:  # another pandas: its own conversion
         return cast("list[dict[str, Any]]", frame.to_dict("records"))
     names = frame.columns.tolist()

@@ -132,6 +132,8 @@ def json_ready(case: CaseFields, redact: Clean | None = None) -> dict[str, Any]:
         "run_ms": case.run_ms,
         "cost_usd": case.cost_usd,
         "judge_cost_usd": case.judge_cost_usd,
+        "run_paid_usd": case.run_paid_usd,
+        "judge_paid_usd": case.judge_paid_usd,
         "cached": case.cached,
         "model_calls": case.model_calls,
         "retries": case.retries,
@@ -146,7 +148,15 @@ def json_ready(case: CaseFields, redact: Clean | None = None) -> dict[str, Any]:
 # ``CaseResult`` declares rare (properties over one shared slot, ``_rare``).
 _COMMON_FIELDS = attrgetter("index", "failed_step", "metric_ms")
 _RARE_FIELDS = attrgetter(
-    "run_ms", "cost_usd", "judge_cost_usd", "cached", "model_calls", "retries", "stand_in_calls"
+    "run_ms",
+    "cost_usd",
+    "judge_cost_usd",
+    "run_paid_usd",
+    "judge_paid_usd",
+    "cached",
+    "model_calls",
+    "retries",
+    "stand_in_calls",
 )
 _SPARE = attrgetter("_rare")
 # Values json_value gives back as they are (a str once the redactor leaves it alone, a
@@ -199,12 +209,16 @@ def _json_run(cases: Sequence[CaseFields], redact: Redactor) -> list[dict[str, A
             "score": score, "scores": named_scores, "feedback": note,
             "passed": failed_step is None, "failed_step": failed_step, "error": error,
             "traceback": traceback, "metric_ms": metric_ms, "run_ms": run_ms,
-            "cost_usd": cost_usd, "judge_cost_usd": judge_cost_usd, "cached": cached,
+            "cost_usd": cost_usd, "judge_cost_usd": judge_cost_usd,
+            "run_paid_usd": run_paid, "judge_paid_usd": judge_paid, "cached": cached,
             "model_calls": model_calls, "retries": retries, "stand_in_calls": stand_in_calls,
         }
         for (
             (index, failed_step, metric_ms),
-            (run_ms, cost_usd, judge_cost_usd, cached, model_calls, retries, stand_in_calls),
+            (
+                run_ms, cost_usd, judge_cost_usd, run_paid, judge_paid, cached, model_calls,
+                retries, stand_in_calls,
+            ),
             given, wanted, output, score, named_scores, note, error, traceback,
         ) in zip(
             map(_COMMON_FIELDS, cases), rare, inputs, expected, outputs, scores, named,

@@ -250,8 +250,13 @@ def remember(path: Path, record: SaveRecord) -> bool:
 
 def change_said(saved: str, held: str, lang: str) -> str:
     """What changed from ``saved`` to ``held``, in a few words: the first changed line (its
-    number in ``held``, quoted before and after) and how many lines differ in all."""
-    before, after = saved.splitlines(), held.splitlines()
+    number in ``held``, quoted before and after) and how many lines differ in all.
+
+    Lines are counted as Python counts them (``\\n``, ``\\r\\n`` and ``\\r`` end one; a
+    U+2028 or a form feed in a comment does not), so the number is the one an editor and a
+    traceback show.  A line whose spaces alone changed is quoted with them, and said so.
+    """
+    before, after = _source_lines(saved), _source_lines(held)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     changes = [op for op in matcher.get_opcodes() if op[0] != "equal"]
     if not changes:  # the same lines: only the line endings or the last line break differ
@@ -263,16 +268,51 @@ def change_said(saved: str, held: str, lang: str) -> str:
     elif kind == "delete":
         first = t("magic.change_removed", lang, line=line, old=_quoted(before[old_at]))
     else:
-        old, new = _quoted(before[old_at]), _quoted(after[new_at])
-        first = t("magic.change_replaced", lang, line=line, old=old, new=new)
+        first = _replaced(line, before[old_at], after[new_at], lang)
     differ = sum(max(i2 - i1, j2 - j1) for _, i1, i2, j1, j2 in changes)
     if differ <= 1:
         return first
     return t("magic.change_more", lang, first=first, count=differ)
 
 
-def _quoted(line: str) -> str:
-    shown = line.strip()
+def _source_lines(text: str) -> list[str]:
+    """``text``'s lines as Python reads a source file: only a line ending ends a line
+    (``str.splitlines`` also breaks at U+2028, U+0085, a form feed...)."""
+    lines = _lines(text).split("\n")
+    if lines[-1] == "":  # the break that ends the last line starts no line of its own
+        lines.pop()
+    return lines
+
+
+def _replaced(line: int, old: str, new: str, lang: str) -> str:
+    """ "line N is now ... (it was ...)": both quoted from where they first differ on, with
+    their indentation and spaces when the spacing is all that changed."""
+    spaces_only = old.split() == new.split()  # the same words: indentation, spaces, tabs
+    if not spaces_only:
+        old, new = old.strip(), new.strip()
+    start = _window_start(old, new)
+    quoted_old, quoted_new = _quoted(old, start, strip=False), _quoted(new, start, strip=False)
+    message_id = "magic.change_spaces" if spaces_only else "magic.change_replaced"
+    return t(message_id, lang, line=line, old=quoted_old, new=quoted_new)
+
+
+def _window_start(old: str, new: str) -> int:
+    """Where to start quoting two long lines so that where they first differ is shown."""
+    if max(len(old), len(new)) <= _LINE_CHARS:
+        return 0
+    same = 0
+    for a, b in zip(old, new, strict=False):
+        if a != b:
+            break
+        same += 1
+    # A few characters before the difference, for context; the rest of the room after it.
+    return max(0, same - _LINE_CHARS // 3) if same >= _LINE_CHARS - 10 else 0
+
+
+def _quoted(line: str, start: int = 0, *, strip: bool = True) -> str:
+    shown = line.strip() if strip else line
+    if start:
+        shown = "…" + shown[start:]
     if len(shown) > _LINE_CHARS:
         shown = shown[: _LINE_CHARS - 1] + "…"
     return repr(shown)

@@ -7,7 +7,8 @@ live in a higher layer and *register* for it (``show_with``): the check and
 evaluation reports (``core/report.py``, drawn by ``show/render.py``), the
 optimizer's report (``optimizers/render.py``) and the alignment's
 (``alignment/render.py``).  This mixin turns either into ``__str__``,
-``_repr_pretty_`` and ``_repr_html_``.
+``_repr_pretty_`` and ``_repr_html_``; the text with the user's control characters shown
+escaped (``inert_text.shown``), as every report's text shows them.
 
 Why a registry: a report is plain data built low in the package (a check
 report in the core, below the engine that fills it), and its views are built
@@ -29,6 +30,8 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from .inert_text import shown
 
 __all__ = ["VIEW_MODULES", "ShowsItself", "View", "show_with", "view_of"]
 
@@ -102,10 +105,12 @@ class ShowsItself:
         return view_of(type(self)).html(self)
 
     def __str__(self) -> str:
-        return self._text()
+        # Every report's text, whichever layer draws it: a model's terminal escape in an
+        # output, a feedback or a name is shown as repr shows it, never obeyed.
+        return shown(self._text())
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(self._text())
+        printer.text(str(self))
 
     def _repr_html_(self) -> str:
         return self._html()

@@ -36,6 +36,10 @@ MESSAGES = {
         'Return a pair: (number, {{"feedback": "what is wrong and what a correct '
         'output looks like"}}).'
     ),
+    "hint.dspy_return": (
+        "Make the DSPy metric return a number, a bool or dspy.Prediction(score=..., "
+        "feedback=...) for every case, the score a finite number."
+    ),
     "hint.metric_time_limit": (
         "Make score faster (or raise --timeout, up to 600 s); a judge call should "
         "have its own timeout."
@@ -489,7 +493,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) raised {error}",
     "case.run_timeout": "run(artifact, input) took longer than {seconds} s and was stopped.",
     "case.metric_timeout": "score took longer than the {seconds} s metric time limit.",
-    "case.metric_raised": "score raised {error} before returning",
+    "case.metric_raised": "score raised before returning: {error}",
     "case.name_error": (
         "score uses the name {name!r}, which the metric does not define. The metric runs as "
         "its own module, exactly as metric.py: define or import {name!r} in the metric itself."
@@ -930,6 +934,9 @@ MESSAGES = {
     "magic.registered_not_saved": (
         "The cell's metric is registered as {name!r} all the same: the notebook now checks "
         "it, while {path} (what skynet-check and Skynet read) holds the other one."
+    ),
+    "magic.registered_nothing_saved": (
+        "The cell's metric is registered as {name!r} all the same: the notebook now checks it."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -1958,6 +1965,7 @@ MESSAGES = {
     "magic.saved_from": " from {notebook}",
     "magic.saved_on": " on {time}",
     "magic.change_replaced": "line {line} is now {new} (it was {old})",
+    "magic.change_spaces": "line {line} is now {new} (it was {old}): only its spacing changed",
     "magic.change_added": "line {line} was added: {new}",
     "magic.change_removed": "a line was removed at line {line}: {old}",
     "magic.change_more": {

@@ -42,6 +42,10 @@ MESSAGES = {
         'Renvoyez une paire : (nombre, {{"feedback": "ce qui ne va pas et à quoi ressemble '
         'une sortie correcte"}}).'
     ),
+    "hint.dspy_return": (
+        "Faites renvoyer à la métrique DSPy un nombre, un booléen ou "
+        "dspy.Prediction(score=..., feedback=...) pour chaque cas, le score étant un nombre fini."
+    ),
     "hint.metric_time_limit": (
         "Accélérez score (ou augmentez --timeout, jusqu'à 600 s) ; un appel au modèle juge "
         "devrait avoir son propre délai d'expiration."
@@ -548,7 +552,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) a levé {error}",
     "case.run_timeout": "run(artifact, input) a pris plus de {seconds} s et a été interrompue.",
     "case.metric_timeout": "score a dépassé le délai d'expiration de la métrique ({seconds} s).",
-    "case.metric_raised": "score a levé {error} avant de renvoyer sa paire",
+    "case.metric_raised": "score a levé une exception avant de renvoyer sa paire : {error}",
     "case.name_error": (
         "score utilise le nom {name!r}, que la métrique ne définit pas. La métrique s'exécute "
         "comme un module à part, exactement comme metric.py : définissez ou importez {name!r} "
@@ -1018,6 +1022,10 @@ MESSAGES = {
         "La métrique de la cellule est tout de même enregistrée sous {name!r} : le notebook "
         "la vérifie désormais, alors que {path} (ce que lisent skynet-check et Skynet) "
         "contient l'autre."
+    ),
+    "magic.registered_nothing_saved": (
+        "La métrique de la cellule est tout de même enregistrée sous {name!r} : le notebook "
+        "la vérifie désormais."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -2035,6 +2043,9 @@ MESSAGES = {
     "magic.saved_from": " depuis {notebook}",
     "magic.saved_on": " le {time}",
     "magic.change_replaced": "la ligne {line} est maintenant {new} (elle était {old})",
+    "magic.change_spaces": (
+        "la ligne {line} est maintenant {new} (elle était {old}) : seul son espacement a changé"
+    ),
     "magic.change_added": "la ligne {line} a été ajoutée : {new}",
     "magic.change_removed": "une ligne a été supprimée à la ligne {line} : {old}",
     "magic.change_more": {

@@ -39,6 +39,10 @@ MESSAGES = {
     "hint.metric_return_value": (
         'Devolva um par: (número, {{"feedback": "o que está errado e como é uma saída correta"}}).'
     ),
+    "hint.dspy_return": (
+        "Faça a métrica DSPy devolver um número, um booleano ou dspy.Prediction(score=..., "
+        "feedback=...) em todos os casos, com o score um número finito."
+    ),
     "hint.metric_time_limit": (
         "Torne score mais rápida (ou aumente --timeout, até 600 s); uma chamada ao modelo juiz "
         "deve ter o seu próprio tempo limite."
@@ -527,7 +531,7 @@ MESSAGES = {
     "case.run_raised": "run(artifact, input) lançou {error}",
     "case.run_timeout": "run(artifact, input) demorou mais de {seconds} s e foi interrompida.",
     "case.metric_timeout": "score ultrapassou o tempo limite da métrica ({seconds} s).",
-    "case.metric_raised": "score lançou {error} antes de devolver o par",
+    "case.metric_raised": "score lançou uma exceção antes de devolver o par: {error}",
     "case.name_error": (
         "score usa o nome {name!r}, que a métrica não define. A métrica é executada como um "
         "módulo próprio, exatamente como metric.py: defina ou importe {name!r} na própria "
@@ -982,6 +986,10 @@ MESSAGES = {
     "magic.registered_not_saved": (
         "A métrica da célula fica registada como {name!r} mesmo assim: o notebook passa a "
         "verificá-la, enquanto {path} (o que o skynet-check e o Skynet leem) tem a outra."
+    ),
+    "magic.registered_nothing_saved": (
+        "A métrica da célula fica registada como {name!r} mesmo assim: o notebook passa a "
+        "verificá-la."
     ),
     "magic.cache_status": {
         "by": "memory",
@@ -2054,6 +2062,7 @@ MESSAGES = {
     "magic.saved_from": " a partir de {notebook}",
     "magic.saved_on": " em {time}",
     "magic.change_replaced": "a linha {line} é agora {new} (era {old})",
+    "magic.change_spaces": "a linha {line} é agora {new} (era {old}): só o espaçamento mudou",
     "magic.change_added": "a linha {line} foi acrescentada: {new}",
     "magic.change_removed": "foi removida uma linha na linha {line}: {old}",
     "magic.change_more": {

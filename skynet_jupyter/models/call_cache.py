@@ -25,12 +25,20 @@ import json
 import os
 import re
 import threading
+import weakref
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..core.secrets import masked
+from ..core.secrets import (
+    CREDENTIAL_ARGUMENTS,
+    CREDENTIAL_HEADERS,
+    credential_argument,
+    credential_header,
+    credential_parameter,
+    masked,
+)
 
 if TYPE_CHECKING:
     from .call_store import CallStore, Cleared
@@ -107,48 +115,6 @@ class _NoKey(Exception):
     """A request holding a value with no canonical form: that call is not kept."""
 
 
-# Credential arguments of litellm.completion, by exact name (case-insensitive), and any
-# ``*_api_key``: never by a substring, as ``max_tokens`` or ``stop_token_ids`` change the
-# reply.  With or without them the request asks the same thing.
-CREDENTIAL_ARGUMENTS = frozenset(
-    {
-        "api_key",
-        "apikey",
-        "aws_access_key_id",
-        "aws_secret_access_key",
-        "aws_session_token",
-        "aws_web_identity_token",
-        "azure_ad_token",
-        "azure_ad_token_provider",
-        "azure_password",
-        "client_secret",
-        "vertex_credentials",
-        "vertex_ai_credentials",
-        "watsonx_credentials",
-        "wx_credentials",
-        "watsonx_token",
-        "gigachat_access_token",
-    }
-)
-# Request headers that carry a credential (``-`` and ``_`` alike, any case), and any
-# ``*-api-key``; a value such as "Bearer ..." or "Basic ..." is one under any name.
-CREDENTIAL_HEADERS = frozenset(
-    {
-        "authorization",
-        "proxy-authorization",
-        "api-key",
-        "x-api-key",
-        "apikey",
-        "cookie",
-        "x-goog-api-key",
-        "x-auth-token",
-        "x-access-token",
-        "x-amz-security-token",
-        "ocp-apim-subscription-key",
-        "private-token",
-    }
-)
-_AUTH_SCHEME = re.compile(r"^\s*(bearer|basic|digest)\s+\S", re.IGNORECASE)
 _HIDDEN = "[credential]"  # a credential header's value in the key: which one, never said
 _URL_ARGUMENTS = frozenset({"api_base", "base_url"})  # user:PASSWORD@host: the password out
 
@@ -192,9 +158,6 @@ def request_text(call: Mapping[str, Any]) -> str | None:
 
 
 _HEADERS = re.compile(r"headers?$", re.IGNORECASE)
-# A query parameter that carries a credential (?key=, ?api-key=, ?access_token=, ?sig=...,
-# and Azure Functions' ?code=).
-_SECRET_PARAMETER = re.compile(r"key|token|secret|passw|sig|auth|credential|^code$", re.I)
 
 
 def url_without_credentials(url: str) -> str:
@@ -207,32 +170,23 @@ def url_without_credentials(url: str) -> str:
         return str(masked(url))
     netloc = (_HIDDEN + "@" + host[2]) if host[1] else parts.netloc
     query = [
-        (name, _HIDDEN if _SECRET_PARAMETER.search(name) else value)
+        (name, _HIDDEN if credential_parameter(name) else value)
         for name, value in parse_qsl(parts.query, keep_blank_values=True)
     ]
     shown = urlunsplit((parts.scheme, netloc, parts.path, urlencode(query), parts.fragment))
     return str(masked(shown))
 
 
-def is_credential_argument(name: str) -> bool:
-    """A credential argument (``api_key``, ``aws_secret_access_key``...), by its exact name."""
-    lowered = name.lower()
-    return lowered in CREDENTIAL_ARGUMENTS or lowered.endswith("_api_key")
-
-
-def is_credential_header(name: Any, value: Any) -> bool:
-    """A header that carries a credential: by its name, or a value with an auth scheme."""
-    lowered = str(name).strip().lower().replace("_", "-")
-    if lowered in CREDENTIAL_HEADERS or lowered.endswith(("-api-key", "-auth-key", "-token")):
-        return True
-    return isinstance(value, str) and _AUTH_SCHEME.match(value) is not None
+# The one credential rule (core/secrets.py), by the names this module has always had.
+is_credential_argument = credential_argument
+is_credential_header = credential_header
 
 
 def _without_credentials(headers: Any) -> Any:
     """Headers with every credential's value hidden; every other value as it is sent."""
     if isinstance(headers, Mapping):
         return {
-            name: _HIDDEN if is_credential_header(name, value) or _looks_secret(value) else value
+            name: _HIDDEN if credential_header(name, value) else value
             for name, value in headers.items()
         }
     if isinstance(headers, list | tuple):  # pairs, as some HTTP clients take them
@@ -245,18 +199,11 @@ def _without_credentials(headers: Any) -> Any:
 def _item_without_credentials(item: Any) -> Any:
     """One header of a list: a (name, value, ...) pair or a "Name: value" line."""
     if isinstance(item, list | tuple) and len(item) >= 2:
-        if is_credential_header(item[0], item[1]) or _looks_secret(item[1]):
+        if credential_header(item[0], item[1]):
             return [item[0], _HIDDEN]
         return item
     return _without_credentials(item) if isinstance(item, str) else item
 
-
-def _looks_secret(value: Any) -> bool:
-    """A header value that reads as a credential whatever its name ("Token abc...")."""
-    return isinstance(value, str) and _TOKEN_VALUE.match(value) is not None
-
-
-_TOKEN_VALUE = re.compile(r"^\s*(bearer|basic|digest|token|key|apikey)\s+\S", re.IGNORECASE)
 
 _CREDENTIAL_TEXT = re.compile(
     "|".join(
@@ -443,6 +390,16 @@ class CallCache:
 
 
 _MAKING = threading.Lock()
+_ALL_COUNTS: weakref.WeakSet[_Counts] = weakref.WeakSet()  # their locks, new in a fork
+
+
+def _new_locks_in_child() -> None:
+    """A fork while another thread held one of these locks: the child's own (that thread
+    is not in the child to release it)."""
+    global _MAKING
+    _MAKING = threading.Lock()
+    for counts in list(_ALL_COUNTS):
+        counts._lock = threading.Lock()
 
 
 def _checked(path: str | os.PathLike[str] | None) -> str | os.PathLike[str] | None:
@@ -454,12 +411,13 @@ def _checked(path: str | os.PathLike[str] | None) -> str | os.PathLike[str] | No
 class _Counts:
     """Hits and misses, shared by a cache and its views (threads add to them at once)."""
 
-    __slots__ = ("_lock", "hits", "misses")
+    __slots__ = ("__weakref__", "_lock", "hits", "misses")
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        _ALL_COUNTS.add(self)
 
     def add(self, hit: bool) -> None:
         with self._lock:
@@ -471,3 +429,7 @@ class _Counts:
     def reset(self) -> None:
         with self._lock:
             self.hits = self.misses = 0
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_locks_in_child)

@@ -8,10 +8,25 @@ and are written as soon as the file is free again (a lock passes: the file is
 never given up for it).  A file that cannot be used (damaged, read-only, a
 directory) is one warning naming it; the cache then works in memory only, and
 the check runs as if there were none.
+
+**Many writers** (issue 45, item 5: four processes of eight threads on one
+file, on a loaded machine).  A reply goes to memory first; one thread of a
+process writes at a time, everything waiting, in one short transaction, and a
+thread that finds another writing leaves its reply to it (the writer looks
+again before it stops).  So the file's lock is asked for by one thread per
+process, not one per case, and held for a batch's insert, never across a model
+call.  What still waits when the process ends is written then (``atexit``).
+
+**A fork** (a ``ProcessPoolExecutor``'s worker, a metric's ``os.fork``) gets
+new locks and its own connections: sqlite forbids using a parent's connection
+in a child, and the thread holding a lock at the fork is not in the child.
+The parent's connections are kept, never closed there (closing one could
+checkpoint the parent's file from a process that does not own its locks).
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -20,6 +35,7 @@ import sqlite3
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,10 +86,13 @@ class CallStore:
         self._warn = warn or (lambda text: warnings.warn(text, RuntimeWarning, stacklevel=5))
         self._local = threading.local()
         self._lock = threading.Lock()
+        self._writing = threading.Lock()  # one thread of this process writes the file at once
+        self._inherited: list[threading.local] = []  # a parent's connections (kept, unused)
         self.broken = False
         self._warned = False
-        self._pending: dict[str, str] = {}  # key -> record: replies made while it was locked
+        self._pending: dict[str, str] = {}  # key -> record: replies not yet in the file
         self._locked_at: float | None = None  # monotonic(): the lock seen, not yet passed
+        _STORES.add(self)
 
     def __getstate__(self) -> dict[str, Any]:
         # Another process (a worker, a Dask node) opens its own connection to the same file.
@@ -173,7 +192,23 @@ class CallStore:
         return self.flush()
 
     def flush(self) -> bool:
-        """Write the replies waiting for a lock; False when some still wait (or it is off)."""
+        """Write the replies waiting in memory; False when some still wait (or it is off).
+
+        One thread of this process writes at a time; a thread that finds another writing
+        returns at once, its replies left to that one, which looks again before it stops.
+        """
+        while self._pending:
+            if not self._writing.acquire(blocking=False):
+                return not self.broken  # being written, with this thread's replies
+            try:
+                if not self._write_waiting():
+                    return False
+            finally:
+                self._writing.release()
+        return not self.broken
+
+    def _write_waiting(self) -> bool:
+        """Everything waiting, in one transaction; False when it could not be written now."""
         with self._lock:
             waiting = dict(self._pending)
         if not waiting:
@@ -288,6 +323,36 @@ class CallStore:
     def __repr__(self) -> str:
         return f"CallStore({str(self.path)!r})"
 
+    def _forked(self) -> None:
+        """In a forked child: new locks, and connections of its own from now on."""
+        self._inherited.append(self._local)  # never closed here: the parent's
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._writing = threading.Lock()
+
+
+# Every store of this process, for the two moments that concern them all: the process's
+# end (what still waits is written) and a fork (the child's own locks and connections).
+_STORES: weakref.WeakSet[CallStore] = weakref.WeakSet()
+
+
+def _write_at_exit() -> None:
+    for store in list(_STORES):
+        if store.pending and not store.broken:
+            with contextlib.suppress(Exception):  # the end of the process: nothing to say
+                store._locked_at = None  # the whole wait, once more
+                store.flush()
+
+
+def _forget_in_child() -> None:
+    for store in list(_STORES):
+        store._forked()
+
+
+atexit.register(_write_at_exit)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
 
 def _prepare(connection: sqlite3.Connection) -> None:
     """WAL mode and the table, writing only what is missing (a second kernel takes no lock)."""
@@ -305,18 +370,25 @@ def _prepare(connection: sqlite3.Connection) -> None:
             connection.execute(f"DROP TABLE IF EXISTS {old}")
 
 
+_ROWS_AT_ONCE = 250  # rows per statement: 750 parameters, under every sqlite's limit (999)
+
+
 def _write(connection: sqlite3.Connection, rows: list[tuple[str, str, float]]) -> None:
-    """The rows in one transaction: all written, or none."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        connection.executemany(
-            f"INSERT OR REPLACE INTO {TABLE} (key, record, saved) VALUES (?, ?, ?)", rows
+    """The rows, each batch of them in one statement: all of a batch written, or none.
+
+    One statement in autocommit mode is its own transaction, made inside one call into
+    sqlite, which runs without Python's GIL: the file's lock is held for the insert
+    only.  A transaction of several statements (BEGIN, INSERT, COMMIT) would hold it
+    while this thread waits for the GIL between them, behind the process's other
+    threads: on a loaded machine, long enough for the other processes to give up.
+    """
+    for start in range(0, len(rows), _ROWS_AT_ONCE):
+        batch = rows[start : start + _ROWS_AT_ONCE]
+        values = ", ".join(["(?, ?, ?)"] * len(batch))
+        flat = [value for row in batch for value in row]
+        connection.execute(
+            f"INSERT OR REPLACE INTO {TABLE} (key, record, saved) VALUES {values}", flat
         )
-        connection.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            connection.execute("ROLLBACK")
-        raise
 
 
 def _one(connection: sqlite3.Connection, key: str) -> Any:

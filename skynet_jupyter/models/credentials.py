@@ -74,7 +74,7 @@ def missing_key(call: Mapping[str, Any]) -> tuple[str, str] | None:
     """``(provider, variable)`` when litellm call arguments ``call`` need a key that is
     neither given (``api_key=``) nor set in the environment; else None."""
     model = call.get("model")
-    if not isinstance(model, str) or any(call.get(name) for name in _KEY_ARGUMENTS):
+    if not isinstance(model, str) or any(_given(call.get(name)) for name in _KEY_ARGUMENTS):
         return None
     provider = _provider(model)
     if provider is None:
@@ -85,6 +85,11 @@ def missing_key(call: Mapping[str, Any]) -> tuple[str, str] | None:
     if _set_in_litellm(provider):
         return None
     return provider, variables[0]
+
+
+def _given(value: Any) -> bool:
+    """A key given in the call: blanks (a template left unfilled) are none."""
+    return bool(value.strip()) if isinstance(value, str) else bool(value)
 
 
 def _set_in_litellm(provider: str) -> bool:

@@ -6,7 +6,9 @@ threads, four worker processes or every chunk of an executor each ask the
 provider before the first answer (HTTP 401) comes back, and each case then
 fails on its own (issue 43).  Here, per run and per (endpoint, key):
 
-- the first call goes; the calls that come meanwhile wait for its answer;
+- the first call goes; the calls that come meanwhile wait for its answer, for at most
+  two seconds (a refusal comes at once: a first call unanswered that long is slow or
+  hung, and the others go);
 - an answer that is not a key refusal (a reply, or any other error) lets every
   call go, as before;
 - a key refusal (HTTP 401 or 403, litellm's ``AuthenticationError``) is
@@ -44,6 +46,11 @@ __all__ = ["FirstContact", "RefusedBefore", "is_key_refusal", "key_digest", "rel
 T = TypeVar("T")
 
 _WAIT = 0.02  # seconds between looks while another call asks first
+# How long a call waits for another's first answer before going all the same: a provider
+# refuses a key at once, so a first call still unanswered this long is being worked on
+# (a slow model, or a request that hangs), and holding the others back would make every
+# case wait for it.
+_HOLD = 2.0
 _KEEP_RUNS = 16  # runs whose gates a process keeps (a pool's workers serve many runs)
 _OK = "ok"
 _REFUSED = "refused"
@@ -138,12 +145,15 @@ class _Gate:
         self.asking: dict[str, int] = {}  # digest -> the thread asking first
 
     def send(self, digest: str, request: Callable[[], T]) -> T:
+        held_until = time.monotonic() + _HOLD
         while True:
             found = self._found(digest)
             if found is not None:
                 return self._as_found(found, request)
             lock_file = self._ask_first(digest)
             if lock_file is False:
+                if time.monotonic() >= held_until:  # no quick refusal: a slow first call
+                    return request()
                 time.sleep(_WAIT)  # another call asks first: its answer decides
                 continue
             try:
@@ -281,6 +291,18 @@ def _gate(contact: FirstContact) -> _Gate:
         else:
             _gates.move_to_end(contact.run)
         return gate
+
+
+def _forget_in_child() -> None:
+    """A forked child starts with no gate: a lock another thread held at the fork would
+    stay held forever there (its runs' gates are found again from their folders)."""
+    global _gates_lock
+    _gates_lock = threading.Lock()
+    _gates.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def release_thread(thread: int | None) -> None:

@@ -11,10 +11,11 @@ only for the rest of it (Python's import lock: never a second import).
 It starts :data:`PAUSE_S` after the setting, unless by then:
 
 - no configured model is a litellm model (a callable, or none), litellm is not
-  installed, or it is imported already;
-- a run started, or is under way in another thread (:func:`run_decides`): the
-  run decides for itself, importing litellm before its cases when their calls
-  will be made, at the first call the run cache cannot answer otherwise;
+  installed, or it is imported already (then only the warm starter is started);
+- a run started, or is under way in another thread when the pause ends
+  (:func:`run_decides`): the run decides for itself, importing litellm before its
+  cases when their calls will be made, at the first call the run cache cannot
+  answer otherwise;
 - the run cache already holds replies (a restarted kernel re-checking is
   answered from it: no seconds of CPU for calls never made);
 - ``SKYNET_IMPORT_AHEAD=0`` is set (read at the setting and again after the pause).
@@ -22,12 +23,25 @@ It starts :data:`PAUSE_S` after the setting, unless by then:
 A cell run during the import shares the interpreter with it (the import holds
 the GIL most of the time): ``benchmarks/bench_import_ahead.py`` measures a small
 cell then, and the first check after a pause.
+
+Once litellm is imported here (or at once, when it already was), the warm
+starter of ``isolation="process"`` workers is started too
+(``run.warm_start.start_ahead``), in its own process: it imports what a worker
+needs, litellm included, so a kernel's first process-isolated run forks warm
+workers at once (``benchmarks/bench_warm_workers.py``).  After the kernel's
+import, not beside it: two imports at once, on two cores, slowed a cell run
+meanwhile twice as much.  A fresh interpreter started with ``subprocess`` (never
+a fork of the kernel and its threads), it ends with the kernel.
+
+A fork of this process (a ``ProcessPoolExecutor``) gets no timer, no import
+thread and no run of its parent's: the child starts idle.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import importlib.util
 import os
 import sqlite3
@@ -80,16 +94,17 @@ def watch_session_cache(path: Callable[[], Path | None] | None) -> None:
 
 
 def schedule(models_now: Callable[[], Iterable[Any]], *, pause: float = PAUSE_S) -> None:
-    """A model setting changed: import litellm in ``pause`` seconds if it will be useful.
+    """A model setting changed: import litellm in ``pause`` seconds if it will be useful,
+    and start the warm starter of process workers (also when litellm is imported here).
 
     ``models_now`` gives the configured models: read now, and again after the pause.
     """
-    if not enabled() or "litellm" in sys.modules:
+    if not enabled():
         return
     if not litellm_models(models_now()):
         return
     with _Ahead.lock:
-        if _Ahead.thread is not None or _Ahead.runs:  # under way, done, or a run decides
+        if _Ahead.thread is not None:  # under way (a run under way decides after the pause)
             return
         if _Ahead.timer is not None:
             _Ahead.timer.cancel()
@@ -190,19 +205,29 @@ def _after_pause(models_now: Callable[[], Iterable[Any]]) -> None:
             return
         _Ahead.thread = threading.current_thread()
     session = _Ahead.session_cache
-    _import_unless_cached(litellm_models(models_now()), session() if session else None)
+    models = litellm_models(models_now())
+    _import_unless_cached(models, session() if session else None, starter=True)
 
 
-def _import_unless_cached(models: list[Any], cache_path: Path | None) -> None:
+def _import_unless_cached(
+    models: list[Any], cache_path: Path | None, *, starter: bool = False
+) -> None:
+    """litellm imported here unless :func:`_why_not`; with ``starter``, the warm starter
+    of process workers started too (a kernel's, never ``skynet-check``'s: its one run
+    would pay a second import for a starter it may never use)."""
     try:
         why_not = _why_not(models, cache_path)
         if why_not is not None:
+            if starter and why_not == "already imported":
+                _start_warm_starter(models)
             _finish(f"skipped: {why_not}")
             return
         _Ahead.status = "importing"
         started = time.perf_counter()
         warm_up(*models)
         seconds = time.perf_counter() - started
+        if starter and "litellm" in sys.modules:  # after this import, not beside it: two
+            _start_warm_starter(models)  # imports at once would slow the user's cells more
         _finish(f"imported in {seconds:.1f} s" if "litellm" in sys.modules else "skipped: failed")
     except BaseException as problem:  # a daemon thread: nothing may escape to stderr
         _finish(f"skipped: {type(problem).__name__}")
@@ -210,6 +235,18 @@ def _import_unless_cached(models: list[Any], cache_path: Path | None) -> None:
         with _Ahead.lock:
             if _Ahead.thread is threading.current_thread():
                 _Ahead.thread = None  # a later setting may try again (litellm imported: no need)
+
+
+# The run layer's warm starter, found by name: the models layer never imports a layer
+# above it (tests/test_layers.py), and this is the one moment both need.
+_WARM_STARTER = "skynet_jupyter.run.warm_start"
+
+
+def _start_warm_starter(models: list[Any]) -> None:
+    """The warm starter of process workers, started now in its own process, where it
+    imports litellm too; nothing waits for it."""
+    with contextlib.suppress(Exception):  # no starter: a process run starts its own
+        importlib.import_module(_WARM_STARTER).start_ahead(models)
 
 
 def _why_not(models: list[Any], cache_path: Path | None) -> str | None:
@@ -237,3 +274,19 @@ def _holds_replies(path: Path | None) -> bool:
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=0.2)) as db:
             return db.execute(f"SELECT 1 FROM {TABLE} LIMIT 1").fetchone() is not None
     return False
+
+
+def _forget_in_child() -> None:
+    """A forked child has none of its parent's threads: no timer, no import, no run."""
+    _Ahead.lock = threading.Lock()  # a parent's thread may have held it at the fork
+    _Ahead.timer = None
+    _Ahead.thread = None
+    _Ahead.runs = 0
+    _Ahead.done = threading.Event()
+    _Ahead.done.set()  # nothing under way here
+    if _Ahead.status in ("waiting", "starting", "importing"):
+        _Ahead.status = "idle"
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

@@ -20,61 +20,137 @@ We never set ``LITELLM_LOCAL_MODEL_COST_MAP``.  When litellm could not download
 its price map (offline) and fell back to the copy it ships with, its import
 waited for that attempt: :func:`price_map_fallback` says so once, and the first
 report names the variable that skips it.
+
+The next call works after anything (issue 43, rule 7):
+
+- **Ctrl-C during the import.**  Python takes the modules that failed out of
+  ``sys.modules``, but keeps the submodules that finished (``litellm.types...``
+  without ``litellm``): the next import would then fail, and be taken for a broken
+  install.  Those are taken out too, so the next call imports cleanly; an
+  interruption is never remembered as "broken".
+- **A fork during the import** (a ``ProcessPoolExecutor`` started while litellm is
+  imported ahead, in the background): the child has no importing thread, only its
+  lock, held forever.  So a fork waits for the import under way (seconds, at most
+  :data:`FORK_WAIT_S`) and the child gets litellm whole; when it cannot wait (the
+  forking thread is what the import waits for, or the wait is spent), the child
+  gets a new lock and drops the modules that thread left half imported.
+- **A failed import** is said once and not tried again (seconds each time): a
+  missing dependency names it; a failure after an interrupted import says that a
+  restart is needed, never that the install is broken.
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import sys
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-__all__ = ["imported_litellm", "is_ready", "litellm_models", "price_map_fallback", "warm_up"]
+from ..i18n import t
+
+__all__ = [
+    "FORK_WAIT_S",
+    "imported_litellm",
+    "is_ready",
+    "litellm_models",
+    "price_map_fallback",
+    "warm_up",
+]
+
+FORK_WAIT_S = 30.0  # how long a fork waits for litellm's import under way in another thread
 
 
 class _State:
-    warming = threading.Lock()  # held by whoever warms up; the others wait for it
+    # Held by whoever imports or warms up (re-entered by the same thread); the others wait.
+    warming = threading.RLock()
+    warmer: int | None = None  # the thread holding it (outermost), for a fork to look at
     ready = False  # imported and warmed up, in this process
     broken: str | None = None  # why litellm failed to load once: said again, not retried
+    interrupted = False  # an import was cut short here (Ctrl-C): a failure after it is ours
     fallback_s: float | None = None  # the import that fell back to the bundled price map
     told = False
+    fork_held = False  # the fork under way holds ``warming`` (it waited for the import)
+
+
+@contextlib.contextmanager
+def _importing() -> Iterator[None]:
+    """``_State.warming``, held: a second thread (and a fork) waits for this one's import."""
+    with _State.warming:
+        outermost = _State.warmer is None
+        if outermost:
+            _State.warmer = threading.get_ident()
+        try:
+            yield
+        finally:
+            if outermost:
+                _State.warmer = None
 
 
 def imported_litellm() -> Any:
     """litellm, imported now if it is not yet (waiting for an import under way)."""
     if _State.broken is not None:  # tried once: seconds per call to fail the same way
         raise ImportError(_State.broken)  # a new one each time: no traceback piling up
+    if "litellm" not in sys.modules:
+        with _importing():
+            return _first_import()
+    import litellm  # imported, or being imported by another thread: its lock waits for it
+
+    return litellm
+
+
+def _first_import() -> Any:
+    """``import litellm`` in this process, said once if it fails, taken back if cut short."""
+    if _State.broken is not None:  # the thread this one waited for failed
+        raise ImportError(_State.broken)
     fresh = "litellm" not in sys.modules
+    before = set(sys.modules)
     started = time.perf_counter()
     try:
         import litellm
     except ImportError as problem:
-        if problem.name == "litellm":
-            raise ImportError(
-                "A litellm model needs litellm: pip install 'skynet-jupyter[llm]' "
-                "(or use a callable model, such as skynet_jupyter.StandInModel, offline)."
-            ) from None
+        _forget_orphans(before)
+        if problem.name == "litellm":  # not installed: cheap to find again, never remembered
+            raise ImportError(t("model.litellm_missing")) from None
         _State.broken = _not_importable(problem)
         raise ImportError(_State.broken) from problem
     except Exception as problem:  # litellm's own code failed while it loaded
+        _forget_orphans(before)
         _State.broken = _not_importable(problem)
         raise ImportError(_State.broken) from problem
+    except BaseException:  # Ctrl-C: cut short, not broken; the next call imports again
+        _forget_orphans(before)
+        _State.interrupted = True
+        raise
     if fresh:
         _note_price_map(time.perf_counter() - started)
     litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" prints in notebooks
     return litellm
 
 
+def _forget_orphans(before: set[str]) -> None:
+    """Take out the modules this import added whose package is gone (Python removed the
+    modules that failed, not their finished submodules): the next import starts clean."""
+    added = [name for name in list(sys.modules) if name not in before]
+    for name in added:
+        parts = name.split(".")
+        ancestors = (".".join(parts[:end]) for end in range(1, len(parts)))
+        if any(ancestor not in sys.modules for ancestor in ancestors):
+            sys.modules.pop(name, None)
+
+
 def _not_importable(problem: BaseException) -> str:
+    """The sentence of a litellm that could not load: the restart it needs after an
+    interrupted import here, else what it misses and how to reinstall it."""
     missing = getattr(problem, "name", None) if isinstance(problem, ImportError) else None
-    what = f"it needs {missing!r}, which is missing" if missing else repr(problem)
-    return (
-        f"litellm is installed but could not be imported ({what}). Reinstall it with what it "
-        "needs: pip install --force-reinstall 'skynet-jupyter[llm]'."
-    )
+    if _State.interrupted:
+        return t("model.litellm_restart", error=f"{type(problem).__name__}: {problem}")
+    if missing:
+        return t("model.litellm_broken_missing", missing=missing)
+    return t("model.litellm_broken", error=repr(problem))
 
 
 def litellm_models(models: Iterable[Any]) -> list[Any]:
@@ -96,7 +172,7 @@ def warm_up(*models: Any) -> None:
     """
     if _State.ready or not litellm_models(models):
         return
-    with _State.warming:
+    with _importing():
         if _State.ready:
             return
         try:
@@ -139,3 +215,111 @@ def _note_price_map(seconds: float) -> None:
         source = get_model_cost_map_source_info()
         if source.get("fallback_reason") and not source.get("is_env_forced"):
             _State.fallback_s = seconds
+
+
+# --- a fork at any moment ------------------------------------------------------------------
+
+
+def _before_fork() -> None:
+    """Wait for litellm's import under way in another thread, so that the child gets it
+    whole, unless that import waits for this very thread (a module it is importing)."""
+    _State.fork_held = False
+    deadline = time.monotonic() + FORK_WAIT_S
+    while True:
+        if _State.warming.acquire(timeout=0.05):  # free, or held by this thread: at once
+            _State.fork_held = True
+            return
+        if time.monotonic() >= deadline or _waits_for_this_thread(_State.warmer):
+            return
+
+
+def _after_fork_in_parent() -> None:
+    if _State.fork_held:
+        _State.fork_held = False
+        _State.warming.release()
+
+
+def _after_fork_in_child() -> None:
+    """In the child: the lock as the parent's forking thread left it, or, when another
+    thread held it (the fork could not wait), a new one and no half-imported module."""
+    if _State.fork_held:
+        _State.fork_held = False
+        _State.warming.release()
+        return
+    if _State.warming.acquire(blocking=False):  # free (or this thread's own): as it was
+        _State.warming.release()
+        return
+    _State.warming = threading.RLock()  # held by a thread the child does not have
+    _State.warmer = None
+    forget_half_imported()
+
+
+def _waits_for_this_thread(thread: int | None) -> bool:
+    """Whether ``thread``'s import waits for a module this thread is importing (then
+    waiting for it would never end)."""
+    if thread is None:
+        return False
+    try:
+        blocking = _import_system()._blocking_on.get(thread)
+        locks = blocking if isinstance(blocking, list) else [blocking]  # 3.12+: a list
+        return any(getattr(lock, "owner", None) == threading.get_ident() for lock in locks)
+    except Exception:  # another Python's import internals: wait as long as allowed
+        return False
+
+
+def _import_system() -> Any:
+    """The import system's own module (``importlib._bootstrap``): its module locks."""
+    return sys.modules["_frozen_importlib"]
+
+
+def forget_half_imported() -> list[str]:
+    """In a forked child: the modules that threads the fork did not copy were importing,
+    taken out of ``sys.modules`` with their submodules (their import can never finish:
+    a later import of them would wait forever); their names."""
+    me = threading.get_ident()
+    try:
+        locks = _import_system()._module_locks
+        half = []
+        for name, reference in list(locks.items()):
+            lock = reference()
+            owner = getattr(lock, "owner", None)
+            if owner and owner != me:
+                half.append(name)
+                del locks[name]
+    except Exception:  # another Python's import internals: nothing known to drop
+        return []
+    for name in half:
+        for loaded in [m for m in list(sys.modules) if m == name or m.startswith(name + ".")]:
+            sys.modules.pop(loaded, None)
+    return half
+
+
+# The HTTP clients a forked child inherits: kept alive, never used, never closed (closing
+# one could end a connection its parent still uses: TLS says goodbye on close).
+_inherited_clients: list[Any] = []
+
+
+def _fresh_clients_in_child() -> None:
+    """A forked child (a process pool's worker) makes its own connections: litellm keeps its
+    HTTP clients, and their pooled keep-alive sockets, in ``in_memory_llm_clients_cache``;
+    a child that reused one would share the parent's socket, and one of the two would wait
+    forever for an answer the other read."""
+    litellm = sys.modules.get("litellm")
+    cache = getattr(litellm, "in_memory_llm_clients_cache", None)
+    if litellm is None or cache is None:
+        return
+    try:
+        fresh = type(cache)()
+    except Exception:  # another litellm's cache: leave it (no pooled client known)
+        return
+    _inherited_clients.append(cache)
+    litellm.in_memory_llm_clients_cache = fresh  # type: ignore[attr-defined,unused-ignore]
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(
+        before=_before_fork,
+        after_in_parent=_after_fork_in_parent,
+        after_in_child=_after_fork_in_child,
+    )
+    os.register_at_fork(after_in_child=_fresh_clients_in_child)

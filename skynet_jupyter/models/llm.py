@@ -20,6 +20,11 @@ A model is one of:
   no price make the cost unknown (``cost_usd=None``).  A returned chat
   completion object (litellm's or the OpenAI SDK's) is read the same way.
 
+A callable model is local and always called, except a model that names its
+request (``request_model()``: a ``StandInModel(cacheable=True)``): its calls
+are looked up in the run cache and kept there, keyed on that name, the messages
+and the options, as a litellm call is.
+
 litellm (the optional extra ``[llm]``) is imported when a check or a call first
 needs it (never by ``import skynet_jupyter``; ``litellm_import``).  A
 call is retried for server errors and lost connections, not for client errors
@@ -118,6 +123,12 @@ def complete(
             check_model(model), instructions, input, options, call_cache, reuse
         )
     if callable(model):
+        if call_cache is not None:
+            named = getattr(model, "request_model", None)
+            request = named() if callable(named) else None
+            if request is not None:
+                call = {"model": request, **options, "messages": messages_for(instructions, input)}
+                return _complete_kept(model, call, instructions, input, options, call_cache, reuse)
         return _complete_callable(model, instructions, input, options)
     check_model(model)
     raise AssertionError("unreachable")
@@ -156,6 +167,48 @@ def _complete_callable(
     else:
         answer = model(instructions, input)
     return reply_from(answer, describe_model(model))
+
+
+def _complete_kept(
+    model: Callable[..., Any],
+    call: dict[str, Any],
+    instructions: str,
+    input: Any,
+    options: dict[str, Any],
+    call_cache: CallCache,
+    reuse: bool,
+) -> ModelReply:
+    """A callable model that names its request: answered from ``call_cache`` when it holds
+    the reply to ``call``, else asked, and its whole reply kept (as a litellm call's)."""
+    from .call_cache import CachedReply, request_key
+
+    if options:  # options it cannot take are refused as they are uncached: before a look-up
+        _check_accepts(model, options)
+    key = request_key(call)
+    stand_in = bool(getattr(model, "stand_in", False))
+    if reuse and key is not None:
+        kept = call_cache.get(key)
+        if kept is not None:
+            return ModelReply(
+                kept.text,
+                kept.input_tokens,
+                kept.output_tokens,
+                kept.cost_usd,
+                stand_in=stand_in,
+                cached=True,
+                latency_ms=kept.latency_ms,
+            )
+    else:  # --fresh (or a request with no key): asked, and counted as asked
+        call_cache.asked()
+    started = time.perf_counter()
+    reply = _complete_callable(model, instructions, input, options)
+    latency_ms = (time.perf_counter() - started) * 1000.0
+    if key is not None and reply.text.strip():
+        found = CachedReply(
+            reply.text, reply.input_tokens, reply.output_tokens, reply.cost_usd, latency_ms
+        )
+        call_cache.put(key, found)
+    return dataclasses.replace(reply, latency_ms=latency_ms)
 
 
 def _check_accepts(model: Callable[..., Any], options: dict[str, Any]) -> None:
@@ -356,7 +409,7 @@ def _ask_litellm(model: str | Mapping[str, Any], call: dict[str, Any]) -> tuple[
     from . import rate_limit as _rate_limit  # one limiter per endpoint, shared by every thread
 
     try:
-        sent = _rate_limit.send(call, lambda: litellm.completion(**call))
+        sent = _rate_limit.send(call, lambda given=call: litellm.completion(**given))
     except _rate_limit.CallFailed as failed:
         error = _call_error(failed.error, model, call, failed.retries, failed.note)
         # A key missing or refused is a configuration problem: said once, the run stopped.

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import email.utils
 import math
+import os
 import re
 import threading
 import time
@@ -769,6 +770,15 @@ def endpoint_key(call: Mapping[str, Any]) -> tuple[str, str]:
     return str(call.get("model", "")), base
 
 
+def _forget_in_child() -> None:
+    """A forked child paces its own requests: new limiters, and a new registry lock (one
+    another thread held at the fork would stay held forever there)."""
+    global _registry_lock
+    _registry_lock = threading.Lock()
+    _limiters.clear()
+    _calls.clear()
+
+
 def limiter_for(model: str, api_base: str = "") -> EndpointLimiter:
     """The process's one limiter for this endpoint (made on first use)."""
     key = (model, api_base)
@@ -873,7 +883,7 @@ class Sent:
     retries: int
 
 
-def send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
+def send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:
     """Make ``request()`` (one ``litellm.completion`` with the arguments ``call``)
     through its endpoint's limiter, retrying 429s; raises :class:`CallFailed`.
 
@@ -888,9 +898,49 @@ def send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
     from .first_contact import RefusedBefore
 
     try:
-        return contact.send(call, endpoint_key(call), lambda: _send(call, request))
+        return contact.send(call, endpoint_key(call), lambda: _first_send(call, request))
     except RefusedBefore as before:
         raise CallFailed(before, 0) from None
+
+
+def _first_send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:
+    """A key's first call in a run: once, without litellm's retries, so that a refusal is
+    sent once (litellm retries an HTTP 403, which its retry policy cannot name); any
+    other failure is then sent again as every call is, with its retries."""
+    policy = call.get("retry_policy")
+    if not isinstance(policy, Mapping) or not any(policy.values()):
+        return _send(call, request)  # no retries asked: the call is sent once anyway
+    once = {**call, "retry_policy": dict.fromkeys(policy, 0)}
+    try:
+        return _send(once, lambda: request(once))
+    except CallFailed as failed:
+        if failed.refused or not _retried_by_litellm(failed.error):
+            raise
+    return _send(call, request)
+
+
+# What litellm's retry policy (``llm.retry_policy``) never retries, and a key refusal.
+_NEVER_RETRIED = frozenset(
+    {
+        "AuthenticationError",
+        "PermissionDeniedError",
+        "BadRequestError",
+        "NotFoundError",
+        "ContentPolicyViolationError",
+        "RateLimitError",  # this limiter's own (_send)
+        "Timeout",
+        "APITimeoutError",
+    }
+)
+
+
+def _retried_by_litellm(error: BaseException) -> bool:
+    """Whether a call that failed with ``error`` would have been retried: a server error
+    (5xx) or a lost connection, nothing the provider answered about the request."""
+    if {cls.__name__ for cls in type(error).__mro__} & _NEVER_RETRIED:
+        return False
+    status = getattr(error, "status_code", None)
+    return not isinstance(status, int) or status >= 500
 
 
 def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
@@ -961,3 +1011,7 @@ def _why_not_retried(
         said = {"seconds": f"{spent:.0f}", "most": f"{MAX_WAIT_SECONDS:.0f}"}
         return t("rate.limited_too_long", resolve_lang(), **said)
     return None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

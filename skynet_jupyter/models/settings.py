@@ -19,6 +19,7 @@ from . import import_ahead
 __all__ = [
     "ModelNotConfigured",
     "configure",
+    "configured_run_log",
     "configured_settings",
     "current_settings",
     "settings_changed",
@@ -35,6 +36,7 @@ class _Configured:
     # so setting one back to None really forgets it).
     session: Callable[[], ModelSettings] | None = None
     version = 0  # changes whenever any of the above may have changed
+    run_log: Any = None  # configure(run_log=...): None until set (SKYNET_RUN_LOG decides)
 
 
 def use_session_settings(provider: Callable[[], ModelSettings] | None) -> None:
@@ -71,6 +73,7 @@ def configure(
     metric_model: Any = None,
     reflection_model: Any = None,
     refusal_timeout: float | None = None,
+    run_log: Any = None,
     reset: bool = False,
 ) -> ModelSettings:
     """Set the models ``llm()`` uses (each left unchanged when not given).
@@ -78,6 +81,9 @@ def configure(
     ``refusal_timeout``: seconds a provider may answer every request with HTTP 429
     before no more requests go to it and the run stops (default 60; for this
     process: worker processes of ``isolation="process"`` keep the default).
+    ``run_log``: where every check and evaluation is recorded (a folder or an fsspec
+    URL such as ``s3://bucket/runs``; ``True`` the default ``.skynet_runs``; ``False``
+    or ``0`` records nothing); without it, ``SKYNET_RUN_LOG`` decides.
     ``reset=True`` first forgets what earlier ``configure()`` calls set (the
     environment variables apply again; ``refusal_timeout`` is 60 again).
     Returns the configured settings.
@@ -88,7 +94,7 @@ def configure(
     if refusal_timeout is not None:
         rate_limit.set_refusal_timeout(refusal_timeout)
     elif reset:
-        rate_limit.set_refusal_timeout(rate_limit.REFUSAL_TIMEOUT)
+        rate_limit.reset_refusal_timeout()
 
     given = {
         "task_model": task_model,
@@ -98,10 +104,17 @@ def configure(
     for name, model in given.items():
         if model is not None:
             check_model(model, name)
+    if reset or run_log is not None:
+        _Configured.run_log = run_log
     base = ModelSettings() if reset else _Configured.settings
     _Configured.settings = base.merged(**given)
     settings_changed()
     return _Configured.settings
+
+
+def configured_run_log() -> Any:
+    """What ``configure(run_log=...)`` set (None: not set; the history reads the rest)."""
+    return _Configured.run_log
 
 
 def configured_settings() -> ModelSettings:

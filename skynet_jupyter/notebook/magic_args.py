@@ -4,7 +4,9 @@ IPython ships ``py.typed`` but leaves ``IPython.core.magic_arguments`` and the
 ``line_magic`` family without annotations, so under mypy's strict flags every
 call of theirs is an "untyped call" and every magic an "untyped decorator".
 Each is wrapped here once, with the one ``type: ignore`` that says so, and the
-rest of ``notebook/`` imports these instead.
+rest of ``notebook/`` imports these instead.  Each ignore also names ``unused-ignore``:
+IPython annotates these one release at a time (9.0 did ``no_var_expand``), and mypy
+must pass with the IPython of the lock and with the newest one (``.ci/run --latest``).
 """
 
 from __future__ import annotations
@@ -33,24 +35,24 @@ Decorator = Callable[[Any], Any]
 
 def argument(*names: str, **options: Any) -> Decorator:
     """``magic_arguments.argument``: one option (a decorator with ``add_to_parser``)."""
-    made: Decorator = _arguments.argument(*names, **options)  # type: ignore[no-untyped-call]  # unannotated in IPython
+    made: Decorator = _arguments.argument(*names, **options)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in IPython up to 9.19
     return made
 
 
 def argument_group(title: str) -> Decorator:
     """``magic_arguments.argument_group``: the options declared after it sit under ``title``."""
-    made: Decorator = _arguments.argument_group(title)  # type: ignore[no-untyped-call]  # unannotated in IPython
+    made: Decorator = _arguments.argument_group(title)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in IPython up to 9.19
     return made
 
 
 def magic_parser(name: str, **options: Any) -> _arguments.MagicArgumentParser:
     """A ``MagicArgumentParser`` (IPython's argparse parser that raises UsageError)."""
-    return _arguments.MagicArgumentParser(name, **options)  # type: ignore[no-untyped-call]  # unannotated in IPython
+    return _arguments.MagicArgumentParser(name, **options)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in IPython up to 9.19
 
 
 def parse_line(magic: Any, line: str) -> argparse.Namespace:
     """``parse_argstring``: the magic's line, parsed by the parser its decorators declared."""
-    parsed: argparse.Namespace = _arguments.parse_argstring(magic, line)  # type: ignore[no-untyped-call]  # unannotated in IPython
+    parsed: argparse.Namespace = _arguments.parse_argstring(magic, line)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in IPython up to 9.19
     return parsed
 
 
@@ -66,4 +68,4 @@ def line_cell_magic(func: Any) -> Any:
 
 def no_var_expand(func: Any) -> Any:
     """``IPython.core.magic.no_var_expand``: ``$x`` and ``{x}`` reach the magic as written."""
-    return _magic.no_var_expand(func)  # type: ignore[no-untyped-call]  # unannotated in IPython
+    return _magic.no_var_expand(func)  # type: ignore[no-untyped-call, unused-ignore]  # unannotated in IPython 8, annotated in 9

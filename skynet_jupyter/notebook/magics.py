@@ -33,6 +33,7 @@ from ..models.settings import settings_changed, use_session_settings
 from .align_magic import ALIGN_OPTIONS, run_align
 from .cell_display import CellMark
 from .check_failed import CheckFailed
+from .history_magics import load_history, unload_history
 from .magic_args import Decorator, argument, line_cell_magic, line_magic, no_var_expand, parse_line
 from .names import DEFAULT_NAME, data_file, unquote
 from .optimize_magic import OPTIMIZE_OPTIONS, run_optimize
@@ -164,7 +165,7 @@ class SkynetMagics(Magics):
         settings_changed()
 
     def __init__(self, shell: Any = None, **kwargs: Any) -> None:
-        super().__init__(shell=shell, **kwargs)  # type: ignore[no-untyped-call]  # IPython's Magics.__init__ is unannotated
+        super().__init__(shell=shell, **kwargs)  # type: ignore[no-untyped-call, unused-ignore]  # IPython 8's Magics.__init__ is unannotated, 9's is not
         self.metrics: dict[str, Metric] = {}
         self.previous_metrics: dict[str, Metric] = {}  # %skynet_compare NAME: the last version
         self._run_cache: RunCache | None = None  # made at its first use: see run_cache
@@ -215,10 +216,12 @@ class SkynetMagics(Magics):
         Cell form: the cell defines score(input, output, expected=None) (and
         REWARD_SPEC); it is registered under NAME (default: default), its
         signature and REWARD_SPEC are checked at once, and a summary is shown.
-        Names defined elsewhere in the notebook are not visible to it.
-        --save PATH writes the cell to PATH, replacing what this kernel saved
-        there for the same metric (edit, run, saved); a file anyone else changed
-        is kept, and the cell ends in error, unless --force. When a metric
+        Names defined elsewhere in the notebook are not visible to it: a warning
+        names any the cell uses.
+        --save PATH writes the cell to PATH, replacing what %%skynet_metric saved
+        there for the same metric (edit, run, saved; also after a restart or from
+        another notebook); a file anyone else changed is kept, and the cell ends in
+        error naming the change, unless --force. When a metric
         already checked in this kernel is
         registered again, its last check is replayed: the edited metric scores
         that check's outputs (run is not called) and its output updates in place.
@@ -235,7 +238,8 @@ class SkynetMagics(Magics):
                 return 0.0, {"feedback": f"Expected {expected['label']!r}, got {output!r}."}
         """
         args = parse_line(self.skynet_metric, line)
-        with language(self.lang):  # no --lang: the setting, SKYNET_LANG, the locale
+        # no --lang: the setting, SKYNET_LANG, the locale; a replayed check is the notebook's
+        with language(self.lang), surface("notebook"):
             if cell is None:
                 self._metric_line(args)
             else:
@@ -262,18 +266,23 @@ class SkynetMagics(Magics):
             raise UsageError(t("magic.force_needs_save"))
         source = cell if cell.endswith("\n") else cell + "\n"
         metric = self._load_source(source, name or DEFAULT_NAME)
-        notes = _undefined_note(metric)
+        notes: list[str] = []
         if args.save:
             path = Path(unquote(args.save)).expanduser()
             try:
                 saved, note = save_source(path, source, args.force, metric.name)
             except UsageError as refused:  # the cell's code is kept; the cell ends in error
                 self._register(metric, notes, quietly=True)  # the error says it is
-                kept = t("magic.registered_not_saved", name=metric.name, path=str(path))
+                _warn_undefined(metric)
+                if _is_file(path):  # the file kept holds the other metric
+                    kept = t("magic.registered_not_saved", name=metric.name, path=str(path))
+                else:  # a directory, a pipe, nothing: it holds no metric
+                    kept = t("magic.registered_nothing_saved", name=metric.name)
                 raise UsageError(f"{refused} {kept}") from None
             notes.append(note)
             metric.path = str(saved)
         self._register(metric, notes)
+        _warn_undefined(metric)
 
     def _load_source(self, source: str, name: str) -> Metric:
         from ..core.metric import load_metric  # at the first metric, not at %load_ext
@@ -343,6 +352,7 @@ class SkynetMagics(Magics):
                 on_event=None,
                 run_cache=self.run_cache,
                 known_outputs=last.known_outputs(),
+                record=True,  # an edit replayed is a check of the new version: in the run log
             )
         except (DataError, ValueError, OSError) as problem:
             return t("magic.recheck_failed", name=metric.name, error=problem)
@@ -629,7 +639,7 @@ class SkynetMagics(Magics):
             report: CheckReport = call_showing(
                 view,
                 lambda listener: execute(
-                    kind, metric, data, options, on_event=listener, run_cache=cache
+                    kind, metric, data, options, on_event=listener, run_cache=cache, record=True
                 ),
             )
         if progress is not None:
@@ -757,15 +767,24 @@ def _in_language(problem: ContractError) -> ContractError:
     return problem
 
 
-def _undefined_note(metric: Metric) -> list[str]:
-    """The sentence naming what the cell uses but does not define (a notebook name, say)."""
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (through a link), one skynet-check can read."""
+    try:
+        return path.is_file()
+    except OSError:  # a folder on the way that cannot be read
+        return False
+
+
+def _warn_undefined(metric: Metric) -> None:
+    """Warn (on stderr: a notebook shows it as a warning) of what the cell uses but does not
+    define, a notebook name say: the check would fail where the metric uses it."""
     from ..core.metric import undefined_names
 
     missing = undefined_names(metric)
-    if not missing:
-        return []
-    shown = ", ".join(repr(name) for name in missing)
-    return [t("magic.undefined_names", names=shown, count=len(missing))]
+    if missing:
+        shown = ", ".join(repr(name) for name in missing)
+        said = t("magic.undefined_names", names=shown, count=len(missing))
+        print(t("labelled", label=t("magic.warning"), text=said), file=sys.stderr)
 
 
 def _summary(metric: Metric) -> str:
@@ -836,6 +855,7 @@ def load(ipython: Any) -> None:
     import_ahead.watch_session_cache(lambda: magics._cache_path)
     use_session_settings(magics._models)
     _loaded[ipython] = magics
+    load_history(ipython, lambda: magics.lang)  # %skynet_history, %skynet_diff (issue 46)
 
 
 def unload(ipython: Any) -> None:
@@ -844,6 +864,7 @@ def unload(ipython: Any) -> None:
     if magics is None:
         return
     _unregister(ipython, magics)
+    unload_history(ipython, _unregister)
     with contextlib.suppress(ValueError):
         ipython.events.unregister("post_run_cell", magics._on_post_run_cell)
     magics._end_of_cell(None)

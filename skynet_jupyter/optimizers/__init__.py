@@ -11,4 +11,5 @@ Modules::
     race.py          race(): metrics raced through GEPA, judged on held-out cases
     race_report.py   RaceReport: the runs, the standings and the verdict
     race_render.py   the race's report as text and HTML, and its chart
+    tool_rules.py    the run rules kept by optimize, race and align: a stop, a partial report
 """

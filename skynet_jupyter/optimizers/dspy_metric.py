@@ -19,8 +19,10 @@ process workers and executors: it pickles):
   prediction)``, and what it returns is read as GEPA reads it: a number or a
   bool is the score, with no feedback; a Prediction or a dict gives ``score``,
   ``feedback`` (None is none) and ``objective_scores`` (Skynet's named
-  ``scores``).  Anything else raises :class:`DSPyMetricError`, one sentence
-  naming what came back and what a DSPy metric returns.
+  ``scores``).  Anything else raises :class:`DSPyReturnError`, one sentence
+  naming what came back and what a DSPy metric returns: the case fails at the
+  return step, as a native metric's wrong return does (it returned, it did not
+  raise).
 
 A metric that writes feedback only for a predictor (it branches on
 ``pred_name``, as the Facility Support Analyzer tutorial's does) gives none
@@ -40,11 +42,18 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from ..core.contract import number_problem, short_repr
+from ..core.contract import WrongReturn, number_problem, short_repr
 from ..core.metric import Metric
 from ..i18n import t
 
-__all__ = ["DSPyMetric", "DSPyMetricError", "from_dspy_metric", "import_dspy", "read_dspy_return"]
+__all__ = [
+    "DSPyMetric",
+    "DSPyMetricError",
+    "DSPyReturnError",
+    "from_dspy_metric",
+    "import_dspy",
+    "read_dspy_return",
+]
 
 
 def import_dspy() -> Any:
@@ -74,11 +83,23 @@ class DSPyMetricError(ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Crosses to and from process workers with its sentence intact.
-        return (_rebuild_error, (self.message_id, self.fields))
+        return (_rebuild_error, (type(self), self.message_id, self.fields))
 
 
-def _rebuild_error(message_id: str, fields: dict[str, Any]) -> DSPyMetricError:
-    return DSPyMetricError(message_id, **fields)
+def _rebuild_error(
+    kind: type[DSPyMetricError], message_id: str, fields: dict[str, Any]
+) -> DSPyMetricError:
+    return kind(message_id, **fields)
+
+
+class DSPyReturnError(DSPyMetricError, WrongReturn):
+    """What a DSPy metric returned cannot be read: it returned, it did not raise.
+
+    A case fails at the return step with this sentence, which names what came back,
+    and the fix says what a DSPy metric returns (``WrongReturn``).
+    """
+
+    hint_id = "hint.dspy_return"
 
 
 def _shown(value: object) -> str:
@@ -100,22 +121,22 @@ def read_dspy_return(value: object, function: str = "metric") -> tuple[float, di
     A number or a bool is the score, with empty feedback.  A ``dspy.Prediction``
     or a dict gives ``score`` (a number or a bool), ``feedback`` (a str; None or
     missing is empty) and ``objective_scores`` (kept as the named ``scores``).
-    Raises :class:`DSPyMetricError` for anything else; ``function`` is the
+    Raises :class:`DSPyReturnError` for anything else; ``function`` is the
     metric's name, for that sentence.
     """
     record = _record_of(value)
     if record is None:
         if value is None:
-            raise DSPyMetricError("dspy.return_none", function=function)
+            raise DSPyReturnError("dspy.return_none", function=function)
         return _score(value, function, whole=True), {"feedback": ""}
     if "score" not in record:
-        raise DSPyMetricError("dspy.no_score", function=function, value=_shown(value))
+        raise DSPyReturnError("dspy.no_score", function=function, value=_shown(value))
     score = _score(record["score"], function, whole=False)
     feedback = record.get("feedback")
     if feedback is None:
         feedback = ""
     elif not isinstance(feedback, str):
-        raise DSPyMetricError(
+        raise DSPyReturnError(
             "dspy.feedback_type",
             function=function,
             value=_shown(feedback),
@@ -155,7 +176,7 @@ def _score(value: object, function: str, *, whole: bool) -> float:
         return 1.0 if value else 0.0
     if problem == "type":
         message_id = "dspy.return_type" if whole else "dspy.score_type"
-        raise DSPyMetricError(
+        raise DSPyReturnError(
             message_id, function=function, value=_shown(value), type=type(value).__name__
         )
     try:
@@ -163,22 +184,22 @@ def _score(value: object, function: str, *, whole: bool) -> float:
     except OverflowError:  # an int too large for a float: 10**400
         score = math.inf
     if problem is not None or not math.isfinite(score):
-        raise DSPyMetricError("dspy.score_not_finite", function=function, value=_shown(value))
+        raise DSPyReturnError("dspy.score_not_finite", function=function, value=_shown(value))
     return score
 
 
 def _objective_scores(value: object, function: str) -> dict[str, float]:
     """GEPA's ``objective_scores`` as Skynet's named ``scores``: names to finite numbers."""
     if not isinstance(value, Mapping):
-        raise DSPyMetricError("dspy.objective_scores", function=function, value=_shown(value))
+        raise DSPyReturnError("dspy.objective_scores", function=function, value=_shown(value))
     named: dict[str, float] = {}
     for name, number in value.items():
         if not isinstance(name, str):
-            raise DSPyMetricError("dspy.objective_scores", function=function, value=_shown(value))
+            raise DSPyReturnError("dspy.objective_scores", function=function, value=_shown(value))
         try:
             named[name] = _score(number, function, whole=False)
-        except DSPyMetricError:
-            raise DSPyMetricError(
+        except DSPyReturnError:
+            raise DSPyReturnError(
                 "dspy.objective_scores", function=function, value=_shown(value)
             ) from None
     return named

@@ -10,6 +10,7 @@ of user text goes through ``esc``; the numbers and the stylesheet are ``show``'s
 
 from __future__ import annotations
 
+from ..core.inert_text import one_line
 from ..core.report import MODEL_KEY, NO_MODEL, PROVIDER_REFUSED
 from ..core.shows_itself import show_with
 from ..i18n import t
@@ -17,7 +18,6 @@ from ..show.formats import fmt_mean, fmt_usd
 from ..show.render import esc
 from ..show.render import head_html as drawn_head
 from ..show.style import STYLE
-from ..show.terminal_text import visible_controls
 from .race_report import RaceEntry, RaceReport, RaceRun, Verdict
 from .render import diff_html, diff_text
 from .report import Costs
@@ -84,15 +84,10 @@ def verdict_said(report: RaceReport, verdict: Verdict) -> tuple[str, str]:
     return _tied(report, verdict), "flat"
 
 
-# Every line break a terminal or a log could split on, shown as an escape in a name.
-_BREAKS = str.maketrans(
-    {"\n": "\\n", "\r": "\\r", "\x85": "\\x85", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-)
-
-
 def _name(name: str) -> str:
-    """A metric's name on one line, control characters shown, never sent."""
-    return visible_controls(name.translate(_BREAKS))
+    """A metric's name on one line, its line breaks and control characters shown as repr
+    shows them (``\\n``, ``\\x1b``), as every report's text shows them, never sent."""
+    return one_line(name)
 
 
 def _entry(report: RaceReport, name: str | None) -> RaceEntry:

@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
+from ..core.inert_text import shown
 from ..core.report import RunStop
 from ..core.shows_itself import ShowsItself
 from ..i18n import t
@@ -234,7 +235,9 @@ class QualityReport(ShowsItself):
         lines = [self._title(), self._subtitle()]
         for block in self._blocks():
             lines += block.lines()
-        return "\n".join(lines)
+        # A model's terminal escape in an output or a feedback is shown, never obeyed, as in
+        # every report's text (the notebook's plain-text output reads this too).
+        return shown("\n".join(lines))
 
     def html(self) -> str:
         status = "bad" if self.stop is not None else self._status()

@@ -284,7 +284,7 @@ class _Dispatch:
 
     def __init__(self, executor: Executor, runner: Any) -> None:
         from ..i18n import current_lang
-        from ..models.carried import litellm_keys
+        from ..models.carried import keys_to_carry
         from ..models.rate_limit import refusal_timeout
 
         self.executor = executor
@@ -300,7 +300,7 @@ class _Dispatch:
             self.settings = {
                 "refusal_timeout": refusal_timeout(),
                 "lang": self.lang,
-                "litellm_keys": litellm_keys(),
+                "litellm_keys": keys_to_carry(),
             }
 
     def submit(self, chunk: list[Case]) -> Future[Any]:

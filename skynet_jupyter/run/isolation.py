@@ -308,7 +308,7 @@ class _Pool:
     """Worker processes, one per slot, restarted when killed."""
 
     def __init__(self, runner: CaseRunner, slots: int) -> None:
-        from ..models.carried import litellm_keys
+        from ..models.carried import keys_to_carry
         from ..models.rate_limit import refusal_timeout
         from .executors import dumps_with_sources, unpicklable_part
 
@@ -333,7 +333,7 @@ class _Pool:
         settings = {
             "refusal_timeout": refusal_timeout(),
             "warm": warm,
-            "litellm_keys": litellm_keys(),
+            "litellm_keys": keys_to_carry(),
         }
         self.first = pickle.dumps((list(sys.path), key, blob, settings), pickle.HIGHEST_PROTOCOL)
         self.provider_stop: str | None = None  # a worker's provider refused everything: why

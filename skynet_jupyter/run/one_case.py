@@ -23,6 +23,7 @@ from ..core.contract import (
     NO_MODEL_HINTS,
     RUN_FUNCTION,
     ContractError,
+    WrongReturn,
     short_repr,
     validate_return,
 )
@@ -315,11 +316,18 @@ class CaseRunner:
         """The failed result of a metric that raised (``given``: its input and expected)."""
         if isinstance(exc, ModelNotConfigured):
             return self._no_model(case, output, seen, ctx, METRIC_RETURN_VALUE, exc)
-        problem = _metric_raised(exc, self.metric, self.lang, given)
-        trace = _user_traceback(exc)
         metric_ms = (time.perf_counter() - started) * 1000.0
         judge = ctx.judge_usage  # as in score_case
         metric_ms -= 0.0 if judge is None else judge.setup_ms
+        if isinstance(exc, WrongReturn):  # an adapter refused what its metric returned
+            said = exc.message(self.lang)
+            returned = self._failed(
+                case, output, seen, ctx, METRIC_RETURN_VALUE, said, None, metric_ms
+            )
+            returned.hint_id = exc.hint_id
+            return returned
+        problem = _metric_raised(exc, self.metric, self.lang, given)
+        trace = _user_traceback(exc)
         failed = self._failed(
             case, output, seen, ctx, METRIC_RETURN_VALUE, problem, trace, metric_ms
         )

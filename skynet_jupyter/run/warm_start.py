@@ -11,6 +11,12 @@ and each worker is a ``fork`` of it:
   ask for it; thread pools the warm-up made lose their threads before any fork
   (they start new ones on next use), and it refuses to fork while another
   thread runs (the parent then starts a fresh interpreter, as before).
+- **Started ahead** (issue 45): when litellm is imported ahead in the kernel (a
+  litellm model configured, ``models.import_ahead``), :func:`start_ahead` starts
+  the starter too, and asks it to warm up at once: the kernel's first
+  process-isolated run then forks warm workers, instead of waiting seconds for
+  a starter to import litellm.  Nothing waits for it; it is an ordinary
+  starter from then on (it ends with the kernel).
 - **What a request carries.**  The parent makes the worker's stdin and stdout
   pipes and passes their ends over an ``AF_UNIX`` socket pair
   (``send_fds``), with the worker's arguments and the parent's directory; the
@@ -20,6 +26,11 @@ and each worker is a ``fork`` of it:
   to run the worker's main (and, at its end, the interpreter's exit).
 - **Exit codes.**  The starter reaps its children (``SIGCHLD`` wakes it) and
   tells the parent each code; :class:`WarmWorker` is the parent's ``Popen``.
+- **A quick end.**  A worker ends without the interpreter's teardown
+  (:func:`run_worker`): with litellm's thousands of modules, the teardown took a
+  second of CPU per worker, and the pool waited for it at the end of every run
+  (then killed the worker).  Its ``atexit`` functions still run (a run cache's
+  replies waiting for the file are written).
 - **Nothing left running.**  The starter ends when the kernel does: its end of
   the socket pair reads EOF (or its parent changes), and it kills its workers'
   groups.  A worker's lifeline is the starter, its real parent: a worker ends
@@ -27,13 +38,18 @@ and each worker is a ``fork`` of it:
 - **The same interpreter.**  A starter serves one environment, ``sys.path``
   and ``sys.executable``: when the parent's change, a new starter takes over
   (the old one ends once its workers have), so a worker imports what a fresh
-  one would.
+  one would.  Credentials are left out of that comparison (an API key set after
+  the model, as a notebook often does, changes no import): a worker gets the
+  parent's whole environment as it is at its fork anyway.
+- **A fork of the parent** (a ``ProcessPoolExecutor``) has no starter of its
+  own: its first need starts one.
 
 Where ``fork`` or ``send_fds`` does not exist (Windows), nothing here is used.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import hashlib
@@ -47,10 +63,20 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
-from typing import IO, Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import IO, Any, NoReturn, Protocol
 
-__all__ = ["AVAILABLE", "WarmWorker", "WorkerProcess", "plain", "serve", "start_worker"]
+__all__ = [
+    "AVAILABLE",
+    "WarmWorker",
+    "WorkerProcess",
+    "plain",
+    "run_worker",
+    "serve",
+    "start_ahead",
+    "start_worker",
+    "starter_command",
+]
 
 AVAILABLE = os.name == "posix" and hasattr(os, "fork") and hasattr(socket, "send_fds")
 _HEADER = struct.Struct("!Q")
@@ -181,6 +207,9 @@ class _Starter:
             self.parent = 0
         elif request[0] == "retire":
             self.retiring = True
+        elif request[0] == "warm":  # started ahead: import litellm now, before any run
+            _warm_up(request[1])
+            _empty_thread_pools()  # now, while no run waits for a fork
         elif request[0] == "start":
             return self._start(request[1:], fds)
         for fd in fds:
@@ -190,12 +219,7 @@ class _Starter:
     def _start(self, request: Sequence[Any], fds: list[int]) -> bool:
         number, argv, cwd, environ, path, models = request
         sys.path[:0] = [entry for entry in path if entry not in sys.path]
-        try:
-            from ..models.llm import warm_up
-
-            warm_up(*models)
-        except BaseException:  # the worker warms up itself, and says what went wrong
-            pass
+        _warm_up(models)
         busy = _stray_threads()
         if busy:
             self._tell(("refused", number, f"threads running: {', '.join(busy)}"))
@@ -235,6 +259,16 @@ class _Starter:
         sys.argv = ["-c", *argv, str(os.getppid())]  # its lifeline: the starter
 
 
+def _warm_up(models: Sequence[Any]) -> None:
+    """litellm imported and warmed up in the starter, when ``models`` need it."""
+    try:
+        from ..models.llm import warm_up
+
+        warm_up(*models)
+    except BaseException:  # the worker warms up itself, and says what went wrong
+        pass
+
+
 def _take_environment(environ: dict[str, str]) -> None:
     """The parent's environment as it is now (it may differ from the starter's in what
     the key leaves out)."""
@@ -261,19 +295,33 @@ def _stray_threads() -> list[str]:
     return [t.name for t in threading.enumerate() if t is not threading.current_thread()]
 
 
+def _thread_pools() -> list[Any]:
+    """The thread pools whose threads run now, found from their threads (each holds a
+    reference to its pool); a look through every object of the heap (a second and more,
+    with litellm loaded) only where a thread does not say."""
+    from concurrent.futures import ThreadPoolExecutor, thread
+
+    pools: list[Any] = []
+    for running in threading.enumerate():
+        if getattr(running, "_target", None) is thread._worker:
+            pool = running._args[0]()  # type: ignore[attr-defined]  # its weakref to the pool
+            if pool is not None and pool not in pools:
+                pools.append(pool)
+        elif running is not threading.current_thread():
+            return [p for p in gc.get_objects() if isinstance(p, ThreadPoolExecutor)]
+    return pools
+
+
 def _empty_thread_pools() -> None:
     """Stop the idle threads of every thread pool (litellm's logging pool, made by its
     first call); the pool starts new ones when next used, in the worker."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    pools = [p for p in gc.get_objects() if isinstance(p, ThreadPoolExecutor)]
-    for pool in pools:
+    for pool in _thread_pools():
         threads = list(pool._threads)
         if not threads or pool._shutdown:
             continue
         with pool._shutdown_lock:
             pool._shutdown = True  # so a thread that reads None ends (and passes it on)
-            pool._work_queue.put(None)  # type: ignore[arg-type]
+            pool._work_queue.put(None)
         for thread in threads:
             thread.join(THREADS_WAIT)
         with contextlib.suppress(Exception):
@@ -437,6 +485,11 @@ class _Handle:
             self.wait_for_news(_TICK)
         return self.said.pop(number, None)
 
+    def warm(self, models: list[Any]) -> None:
+        """Ask the starter to warm up for ``models`` now (read once it is ready)."""
+        with contextlib.suppress(OSError), self.sending:
+            self.sock.sendall(_frame(("warm", models)))
+
     def retire(self) -> None:
         """No more workers from this starter: it ends once those it started have."""
         with contextlib.suppress(OSError), self.sending:
@@ -473,6 +526,23 @@ class _Starters:
         self.owner = os.getpid()
 
     def get(self, command: list[str]) -> _Handle | None:
+        current = self._matching(command)
+        if current is None:
+            return None
+        if current.wait_ready():
+            return current
+        current.process.kill()
+        return None
+
+    def begin(self, command: list[str], models: list[Any]) -> None:
+        """A starter for ``command``, started now if there is none, asked to warm up for
+        ``models``; nothing waits for it."""
+        current = self._matching(command)
+        if current is not None and models:
+            current.warm(models)
+
+    def _matching(self, command: list[str]) -> _Handle | None:
+        """The starter for ``command``: the current one, or a new one (not yet ready)."""
         key = _interpreter_key(command)
         with self.lock:
             if self.owner != os.getpid():  # a fork of this process: those starters are not ours
@@ -491,10 +561,7 @@ class _Starters:
             except OSError:
                 self.current = None
                 return None
-        if current.wait_ready():
-            return current
-        current.process.kill()
-        return None
+        return current
 
     def close(self) -> None:
         if self.owner != os.getpid():
@@ -508,13 +575,68 @@ _VOLATILE = ("PYTEST_CURRENT_TEST",)  # changed at each test: a worker gets it, 
 
 
 def _interpreter_key(command: list[str]) -> bytes:
-    """What a fresh worker's imports depend on: the environment, the path, the command."""
-    environ = sorted(item for item in os.environ.items() if item[0] not in _VOLATILE)
+    """What a fresh worker's imports depend on: the environment, the path, the command.
+
+    Not the credentials: a key set after the starter began (a notebook's next cell)
+    changes no import, and a worker gets it at its fork (``_take_environment``).
+    """
+    from ..core.secrets import secret_name
+
+    environ = sorted(
+        item for item in os.environ.items() if item[0] not in _VOLATILE and not secret_name(item[0])
+    )
     seen = (environ, sys.path, command)
     return hashlib.blake2b(repr(seen).encode(), digest_size=16).digest()
 
 
 _STARTERS = _Starters()  # one per process, by nature: it is this process's helper
+
+
+def starter_command() -> list[str]:
+    """The command that starts a starter: this very copy of skynet_jupyter (a source
+    checkout too) on its path, without putting site-packages ahead of the standard
+    library; it imports what a worker needs, then serves."""
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    on_path = f"import sys; sys.path.insert(0, {here!r}) if {here!r} not in sys.path else None"
+    return [
+        sys.executable,
+        "-c",
+        f"{on_path}\nfrom skynet_jupyter.run import isolation, warm_start\n"
+        "isolation._warm_imports()\nif warm_start.serve():\n"
+        "    warm_start.run_worker(isolation._child_main)",
+    ]
+
+
+def run_worker(main: Callable[[], object]) -> NoReturn:
+    """A forked worker's life: ``main``, its ``atexit`` functions, its output flushed,
+    then its end, without the teardown of the heap the starter built (the system takes
+    it back whole)."""
+    code = 0
+    try:
+        main()
+    except SystemExit as leaving:
+        code = leaving.code if isinstance(leaving.code, int) else int(leaving.code is not None)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    with contextlib.suppress(BaseException):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    os._exit(code)
+
+
+def start_ahead(models: Sequence[Any]) -> bool:
+    """Start this process's starter now and have it warm up for ``models`` (the import
+    ahead calls it): a first process-isolated run then forks warm workers.  Whether one
+    was asked for (never where warm workers are not used)."""
+    if not AVAILABLE:
+        return False
+    _STARTERS.begin(starter_command(), plain(models))
+    return True
 
 
 def start_worker(command: list[str], argv: list[str], models: Sequence[Any]) -> WarmWorker | None:
@@ -549,7 +671,13 @@ def close() -> None:
     _STARTERS.close()
 
 
-if AVAILABLE:
-    import atexit
+def _forget_in_child() -> None:
+    """A fork of this process (a ``ProcessPoolExecutor``'s worker): its parent's starters
+    are not its own, and their lock may have been held by a thread it does not have."""
+    global _STARTERS
+    _STARTERS = _Starters()
 
+
+if AVAILABLE:
     atexit.register(close)
+    os.register_at_fork(after_in_child=_forget_in_child)

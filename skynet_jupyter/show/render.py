@@ -18,6 +18,7 @@ redacted and bounded per value (``fragments``).
 
 from __future__ import annotations
 
+from ..core.inert_text import shown
 from ..core.report import FAILED, PASSED, CaseResult, CheckReport, SameErrors
 from ..core.secrets import Redactor
 from ..core.shows_itself import show_with
@@ -59,7 +60,7 @@ from .fragments import (
     traceback_text,
 )
 from .style import STYLE
-from .terminal_text import shown, terminal_width, wrap_block
+from .terminal_text import terminal_width, wrap_block
 
 # The fragments' public home is here (other layers import them from ``show.render``).
 __all__ = [
@@ -114,7 +115,7 @@ def report_text(report: CheckReport, width: int | None = None) -> str:
     hard wrapping (a notebook, a pipe or a CI log wraps at its own width);
     ``width=0`` never wraps.  A value's own line breaks are indented under it
     either way (``terminal_text``).  Control characters, lone surrogates and
-    bidirectional controls of the user's text are shown escaped (``terminal_text.shown``),
+    bidirectional controls of the user's text are shown escaped (``inert_text.shown``),
     as ``repr`` and ``skynet-check`` show them.
     """
     width = terminal_width() if width is None else (width if width > 0 else None)

@@ -78,7 +78,7 @@ def test_junit_names_every_failed_case_and_keeps_hostile_feedback_valid(project)
     assert failure.get("type") == "metric_return_value"
     assert (
         failure.get("message")
-        == "failed at Metric return value: score raised ValueError: it broke before returning"
+        == "failed at Metric return value: score raised before returning: ValueError: it broke"
     )
     assert "line 4, in score" in failure.text  # the user's traceback
     assert float(cases['case 0: text: "hello"'].get("time")) >= 0

@@ -69,10 +69,10 @@ def test_the_suite_has_a_test_case_per_step_and_per_case(project):
     assert failure.get("type") == "metric_return_value"
     assert (
         failure.get("message")
-        == "Metric return value: Case 1: score raised KeyError: 'missing' before returning"
+        == "Metric return value: Case 1: score raised before returning: KeyError: 'missing'"
     )
     assert failure.text.startswith(
-        "Case 1: score raised KeyError: 'missing' before returning\nHow to fix: score raised an "
+        "Case 1: score raised before returning: KeyError: 'missing'\nHow to fix: score raised an "
         "exception at "
     )
     advice = steps["feedback_advice"].findtext("system-out")
@@ -82,7 +82,7 @@ def test_the_suite_has_a_test_case_per_step_and_per_case(project):
     assert broken.get("type") == "metric_return_value"
     assert (
         broken.get("message")
-        == "failed at Metric return value: score raised KeyError: 'missing' before returning"
+        == "failed at Metric return value: score raised before returning: KeyError: 'missing'"
     )
     assert broken.text.startswith("Traceback (most recent call last):\n")
     assert broken.text.endswith("KeyError: 'missing'")
@@ -269,17 +269,18 @@ def test_the_suite_and_the_annotations_are_in_the_reports_language(project):
     assert all(case.get("time") == "0.000" for case in cases[:7])  # a step takes no time
     failure = cases[4].find("failure")
     assert failure.get("message") == (
-        "Valeur de retour de la métrique : Cas 1 : score a levé KeyError: 'missing' avant de "
-        "renvoyer sa paire"
+        "Valeur de retour de la métrique : Cas 1 : score a levé une exception avant de "
+        "renvoyer sa paire : KeyError: 'missing'"
     )
     assert failure.text.startswith(
-        "Cas 1 : score a levé KeyError: 'missing' avant de renvoyer sa paire\nComment corriger : "
+        "Cas 1 : score a levé une exception avant de renvoyer sa paire : KeyError: 'missing'\n"
+        "Comment corriger : "
     )
     assert "\nConseils : L'optimiseur" in cases[6].findtext("system-out")
     assert cases[8].get("name") == 'cas 1: text: "bye"'
     assert cases[8].find("failure").get("message") == (
-        "échec à Valeur de retour de la métrique : score a levé KeyError: 'missing' avant de "
-        "renvoyer sa paire"
+        "échec à Valeur de retour de la métrique : score a levé une exception avant de "
+        "renvoyer sa paire : KeyError: 'missing'"
     )
     assert cases[8].findtext("system-out").splitlines()[1] == '    entrée : text: "bye"'
     skipped = cases[3].find("skipped")
@@ -287,7 +288,8 @@ def test_the_suite_and_the_annotations_are_in_the_reports_language(project):
     commands = gh.report_annotations(report, "failing.py")
     assert commands[0].startswith(
         "::error file=failing.py,line=4,title=Valeur de retour de la métrique::Cas 1 : score a "
-        "levé KeyError: 'missing' avant de renvoyer sa paire%0AComment corriger : score a levé "
+        "levé une exception avant de renvoyer sa paire : KeyError: 'missing'%0AComment "
+        "corriger : score a levé "
         "une exception à "
     )
     every = suite_of(report_of("one_argument.py"), "one_argument.py").findall("testcase")[-1]

@@ -47,7 +47,7 @@ def test_a_failing_check_exits_1_naming_the_step_and_the_case(project, capfd):
     out = capfd.readouterr().out
     assert out.startswith("Contract check failed — metric 'failing.py' · 3 cases")
     assert (
-        "  ✗ Metric return value: Case 1: score raised KeyError: 'missing' before returning\n"
+        "  ✗ Metric return value: Case 1: score raised before returning: KeyError: 'missing'\n"
         in out
     )
 
@@ -82,7 +82,7 @@ def test_format_github_puts_the_annotations_before_the_report(project, capfd):
     lines = capfd.readouterr().out.splitlines()
     assert lines[0].startswith(
         "::error file=failing.py,line=4,title=Metric return value::"
-        "Case 1: score raised KeyError: 'missing' before returning%0AHow to fix: "
+        "Case 1: score raised before returning: KeyError: 'missing'%0AHow to fix: "
     )
     assert lines[1].startswith("::warning file=failing.py,title=Feedback advice::")
     assert lines[2].startswith("::stop-commands::")  # the report after them runs no command

@@ -13,6 +13,7 @@ import pytest
 from skynet_jupyter.cli.exits import UsageProblem
 from skynet_jupyter.cli.job import Job, job_from
 from skynet_jupyter.cli.parse import parse
+from skynet_jupyter.core.keywords import CHECK_CONCURRENCY
 from skynet_jupyter.core.model_settings import ModelSettings
 from skynet_jupyter.core.options import (
     CHECK_CASES,
@@ -56,8 +57,11 @@ def test_a_check_carries_the_options_check_would_use(files):
         isolation="process",
         lang="en",
         models=ModelSettings(),
+        concurrency=CHECK_CONCURRENCY,
     )
-    assert made.options.isolation is Isolation.PROCESS and made.options.concurrency == 1
+    # The check's cases side by side (issue 45, item 2), as sj.check runs them.
+    assert made.options.isolation is Isolation.PROCESS
+    assert made.options.concurrency == CHECK_CONCURRENCY
 
 
 def test_all_is_an_evaluation_of_every_case_with_evaluates_concurrency(files):

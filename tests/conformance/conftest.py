@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -57,3 +59,12 @@ def scenario(server: OpenAIServer, pools: dict[str, Any], tmp_path, monkeypatch)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     yield Scenario(server, pools=pools, cwd=tmp_path)
     rate_limit.reset_refusal_timeout()
+
+
+@pytest.fixture
+def ctrl_c():
+    """Ctrl-C raises KeyboardInterrupt in the test (as in a kernel), for the test only."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+    assert os.getpid()  # the test process lives on

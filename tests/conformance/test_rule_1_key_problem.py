@@ -42,11 +42,13 @@ def holds_the_stop(path: str, outcome, sentence: str) -> None:
         assert others and all(case.error == NOT_RUN.format(case=stop.case) for case in others)
 
 
+@pytest.mark.parametrize("status", [401, 403])  # 403: a key without the permission
 @pytest.mark.parametrize("path", not_applicable("a key problem", {}))
-def test_a_refused_key_stops_the_run_at_its_first_case_and_is_sent_once(path, scenario):
+def test_a_refused_key_stops_the_run_at_its_first_case_and_is_sent_once(path, status, scenario):
     scenario.server.reject_keys = {REFUSED}
+    scenario.server.reject_status = status
     outcome = use(path, scenario.but(task_model=served(scenario.server, REFUSED)))
-    holds_the_stop(path, outcome, f"The provider refused the API key for {MODEL} (HTTP 401")
+    holds_the_stop(path, outcome, f"The provider refused the API key for {MODEL} (HTTP {status}")
     assert refused_requests(scenario.server) == 1
 
 

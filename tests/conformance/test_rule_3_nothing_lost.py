@@ -196,11 +196,3 @@ def ctrl_c_the_command(scenario, metric, marks):
         out, err = started.communicate(timeout=120)
     assert started.returncode == 130, err
     assert "interrupted" in (out + err).lower(), out
-
-
-@pytest.fixture
-def ctrl_c():
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
-    assert os.getpid()  # the test process lives on

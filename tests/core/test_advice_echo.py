@@ -110,3 +110,37 @@ def test_target_words_inside_the_echo_do_not_count_in_any_language(lang):
     output = f"Résultat : {words}"
     assert names_target(output, case(output, {"answer": "540"})) is False
     assert names_target(f"{output} — attendu : 540", case(output, {"answer": "540"})) is True
+
+
+LONG_COMPLETION = "He runs 3 sprints of 60 meters 3 times, so 540 meters per week. Final: 180"
+
+
+@pytest.mark.parametrize(
+    "feedback",
+    [
+        LONG_COMPLETION[:60],  # cut mid-word
+        LONG_COMPLETION.split(". ")[0] + ".",  # the first sentence
+        "Model said: " + LONG_COMPLETION[:70],
+        "Model said: '" + LONG_COMPLETION[:45] + "'",  # quoted: still the output's words
+        "… " + LONG_COMPLETION[10:58] + " …",  # from its middle
+    ],
+)
+def test_a_partial_echo_of_the_output_names_no_target(feedback):
+    """Found by the attack on issue 44: a prefix of the output, its first sentence, or
+    "Model said: " and a prefix, was taken as saying what a correct output looks like,
+    because the expected value ("540") is in the echoed words.  Any long enough piece of
+    the output said again is an echo, not a target; what the metric says around it still
+    counts."""
+    echoed = case(LONG_COMPLETION, {"answer": "540"})
+    assert names_target(feedback, echoed) is False
+    assert names_target(feedback + " Expected 540.", echoed) is True
+    assert names_target(feedback + " The answer is 540.", echoed) is True
+
+    def score(input, output, expected=None):
+        ok = output.strip().endswith(expected["answer"])
+        return (1.0 if ok else 0.0), {"feedback": feedback}
+
+    rows = [{"q": f"how far {i}", "answer": "540"} for i in range(3)]
+    report = sj.check(score, rows, outputs="answer", run=lambda a, i: LONG_COMPLETION)
+    step = report.step(FEEDBACK_ADVICE)
+    assert "does not say what a correct output looks like" in step.message

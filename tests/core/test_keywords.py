@@ -22,7 +22,7 @@ from skynet_jupyter.core.keywords import (
     EvalKeywords,
     OptimizerKeywords,
 )
-from skynet_jupyter.core.options import CHECK_CASES, EVAL_CONCURRENCY, RunOptions
+from skynet_jupyter.core.options import CHECK_CASES, CHECK_CONCURRENCY, EVAL_CONCURRENCY, RunOptions
 
 FIELDS = {field.name for field in dataclasses.fields(RunOptions)}
 TAKERS = [
@@ -67,7 +67,8 @@ def test_the_defaults_a_user_reads_are_the_ones_a_run_gets():
     assert check["sample"].default == "first" and type(check["sample"].default) is str
     assert inspect.signature(sj.evaluate).parameters["concurrency"].default == EVAL_CONCURRENCY
     made = CHECK.options("check", {"output_column": "label"})
-    assert made.cases == CHECK_CASES and made.concurrency == 1
+    # The check's cases run side by side (issue 45, item 2); it takes no concurrency keyword.
+    assert made.cases == CHECK_CASES and made.concurrency == CHECK_CONCURRENCY
 
 
 def test_check_refuses_the_keywords_only_evaluate_takes():

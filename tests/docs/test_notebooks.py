@@ -119,7 +119,11 @@ SHOWS = {
         "Feedback advice",
     ],
     "02-useful-feedback": ["Generic feedback 'Bad format.'", t("step.feedback_advice", "fr")],
-    "03-llm-judge": ["FAIL. The reply does not answer the question: it never mentions 'reset'"],
+    "03-llm-judge": [
+        "FAIL. The reply does not answer the question: it never mentions 'reset'",
+        "asked: 0 | answered from the run cache: 4",  # the restart that asks nothing
+        "the same verdicts: True",
+    ],
     "04-accuracy-speed-cost": ["longer prompt", "scores.cost", "over the 30 ms reference"],
     "05-dspy": ["EvaluationResult"],
     "06-at-scale": [t("report.eval_passed", "en")],

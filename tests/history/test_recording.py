@@ -5,11 +5,11 @@ turned off; the engine records only when asked."""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.options import RunOptions
 from skynet_jupyter.run.engine import execute
+from tests.cli_support import skynet_check_command
 
 METRIC_V1 = """
 def score(input, output, expected=None):
@@ -97,9 +97,7 @@ def test_a_record_written_by_the_command_line_reads_the_same_in_python_and_back(
         "text,label,guess\n" + "".join(f"{r['text']},{r['label']},{r['guess']}\n" for r in ROWS)
     )
     command = [
-        sys.executable,
-        "-m",
-        "skynet_jupyter.cli",
+        *skynet_check_command(),
         "metric.py",
         "--data",
         "cases.csv",
@@ -134,9 +132,7 @@ def test_a_record_written_by_the_command_line_reads_the_same_in_python_and_back(
     # ...and back: the command line lists and compares the run Python recorded.
     listed = subprocess.run(
         [
-            sys.executable,
-            "-m",
-            "skynet_jupyter.cli",
+            *skynet_check_command(),
             "diff",
             cli_run.id,
             python_run.id[:20],

@@ -205,6 +205,7 @@ def hold_lock(path: Path, seconds: float) -> tuple[threading.Thread, threading.E
     return holder, release
 
 
+@pytest.mark.alone  # timed against the 1.5 s bound
 def test_a_write_waits_for_a_lock_no_longer_than_the_documented_bound(tmp_path):
     said: list[str] = []
     store = CallStore(tmp_path / "runs.sqlite", warn=said.append)

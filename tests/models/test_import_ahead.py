@@ -8,7 +8,9 @@ import ahead decides, and that a cell run while it works is not held until it en
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -19,7 +21,8 @@ from hypothesis import strategies as st
 from skynet_jupyter.models import import_ahead
 from skynet_jupyter.models.call_store import CallStore
 from skynet_jupyter.models.litellm_import import litellm_models
-from tests.fresh_python import last_json
+from tests.cli_support import skynet_check_command
+from tests.fresh_python import ROOT, last_json
 from tests.openai_server import OpenAIServer
 
 PRELUDE = """
@@ -304,4 +307,116 @@ def test_a_model_set_from_another_thread_during_a_run_imports_nothing_meanwhile(
         """,
     )
     assert said["passed"] and said["imported_during"] is False
-    assert said["status"] == "idle" and said["litellm"] is False
+    assert said["status"] == "skipped: a run started first" and said["litellm"] is False
+
+
+def test_a_single_run_under_way_when_the_pause_ends_is_seen(server):
+    """The window held open: the run (one, in the main thread) waits, in its first case,
+    until the import ahead has decided after its pause; a check that saw only a second run
+    under way (``runs > 1``) would import litellm in the middle of this one."""
+    said = scenario(
+        server,
+        """
+        import threading
+
+        seen, decided = [], []
+
+        def score(input, output, expected=None):
+            if input["text"] == "Ticket 0":  # a model set from another thread, mid-run
+                threading.Thread(target=sj.configure, kwargs={"task_model": MODEL}).start()
+                end = time.monotonic() + 60
+                while import_ahead.status() in ("idle", "waiting") and time.monotonic() < end:
+                    time.sleep(0.01)  # the run stays under way past the pause
+                import_ahead.wait(120)
+                decided.append(import_ahead.status())
+            seen.append("litellm" in sys.modules)
+            return 1.0, {"feedback": "ok"}
+
+        rows = [{"text": f"Ticket {n}", "label": "billing"} for n in range(3)]
+        report = sj.evaluate(score, rows, output_column="label", concurrency=1)
+        said(passed=report.passed, decided=decided, imported_during=any(seen))
+        """,
+    )
+    assert said["passed"]
+    assert said["decided"] == ["skipped: a run started first"]
+    assert said["imported_during"] is False and said["litellm"] is False
+
+
+def test_skynet_checks_import_ahead_skips_a_run_cache_that_holds_replies(server, tmp_path):
+    _filled_cache(tmp_path)
+    said = scenario(
+        server,
+        """
+        from pathlib import Path
+        started = import_ahead.start_now([MODEL], Path(sys.argv[2]))
+        import_ahead.wait(120)
+        said(started=started)
+        """,
+        str(tmp_path / "runs.sqlite"),
+    )
+    assert said == {
+        "started": True,
+        "litellm": False,
+        "status": "skipped: the run cache holds replies",
+    }
+
+
+# An audit hook in every process of the command (its child too), from the moment each
+# starts: an import of litellm is said as it begins, even one the process ends before.
+AUDIT = """
+import os, sys
+
+def _said(event, args):
+    if event == "import" and args and args[0] == "litellm":
+        os.write(2, b"AUDIT: litellm is imported\\n")
+
+sys.addaudithook(_said)
+"""
+
+SLOW_JUDGED = """
+import time
+
+time.sleep(0.5)  # the window held open: the import ahead, started before this file, runs
+
+from skynet import llm
+
+
+def score(input, output, expected=None):
+    verdict = llm("Answer PASS or FAIL.", input=f"{input['text']} -> {output}")
+    return (1.0 if verdict.startswith("PASS") else 0.0), {"feedback": verdict}
+"""
+
+
+def test_skynet_check_imports_no_litellm_when_its_run_cache_holds_every_reply(tmp_path):
+    (tmp_path / "audit").mkdir()
+    (tmp_path / "audit" / "sitecustomize.py").write_text(AUDIT)
+    (tmp_path / "metric.py").write_text(SLOW_JUDGED)
+    rows = [{"text": f"ticket {n}", "label": "billing"} for n in range(3)]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("SKYNET_")},
+        "PYTHONPATH": os.pathsep.join([str(tmp_path / "audit"), str(ROOT)]),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "OPENAI_API_KEY": "sk-test-0000",
+        "SKYNET_IMPORT_AHEAD": "1",  # as a user has it (tests/conftest.py turns it off)
+    }
+    with OpenAIServer() as judge:
+        judge.reply = lambda request: "PASS"
+        args = [
+            *skynet_check_command(), str(tmp_path / "metric.py"),
+            "--data", str(tmp_path / "cases.jsonl"), "--output-column", "label",
+            "--metric-model", "openai/judge-x", "--api-base", judge.base_url,
+            "--cache-dir", str(tmp_path / "cache"), "--json",
+        ]  # fmt: skip
+        runs = [
+            subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+            for _ in range(2)
+        ]
+        asked = len(judge.requests)
+    for done in runs:
+        assert done.returncode == 0, done.stderr[-3000:]
+    cold, warm = runs
+    assert asked == len(rows)  # the first run asked; the second was answered by the cache
+    assert [case["cached"] for case in json.loads(warm.stdout)["cases"]] == [True] * 3
+    assert "AUDIT: litellm is imported" in cold.stderr
+    assert "AUDIT: litellm is imported" not in warm.stderr

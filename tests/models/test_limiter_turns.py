@@ -39,6 +39,7 @@ def test_429s_after_an_answer_are_lone_until_four_in_a_row():
     assert limiter.rate == pytest.approx(pace * _rate_limit.RATE_DECREASE)
 
 
+@pytest.mark.alone  # the pace is measured over one second
 def test_the_first_pace_is_what_succeeded_over_the_last_second():
     limiter = _rate_limit.EndpointLimiter("openai/spread", "http://127.0.0.1:9")
     limiter.succeeded(limiter.acquire(), None)

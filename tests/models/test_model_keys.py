@@ -95,6 +95,32 @@ def test_a_missing_key_stops_the_check_on_its_first_case_and_asks_nothing(server
     assert sum(1 for case in report.cases if (case.error or "").startswith("Not run")) >= 4
 
 
+@pytest.mark.parametrize("blank", ["", " ", "   \t", "\n"])
+def test_a_key_variable_set_to_blanks_is_a_missing_key(server, no_keys, monkeypatch, blank):
+    monkeypatch.setenv("OPENAI_API_KEY", blank)
+    report = sj.check(
+        METRIC,
+        TICKETS,
+        outputs="label",
+        run=classify,
+        artifact="Label.",
+        models=ModelSettings(task_model=at(server)),
+    )
+    assert "openai/gpt-4o-mini needs an API key" in report.cases[0].error
+    assert "OPENAI_API_KEY" in report.cases[0].error
+    assert server.requests == []  # nothing sent with a blank key
+
+
+def test_a_litellm_key_set_to_blanks_is_a_missing_key(server, no_keys, monkeypatch):
+    from skynet_jupyter.models.litellm_import import imported_litellm
+
+    litellm = imported_litellm()
+    monkeypatch.setattr(litellm, "api_key", "  ", raising=False)
+    assert missing_key({"model": "openai/gpt-4o-mini"}) == ("openai", "OPENAI_API_KEY")
+    monkeypatch.setattr(litellm, "api_key", "sk-set-the-litellm-way", raising=False)
+    assert missing_key({"model": "openai/gpt-4o-mini"}) is None
+
+
 def test_a_missing_key_is_said_in_the_runs_language(server, no_keys):
     report = sj.check(
         METRIC,
@@ -203,9 +229,14 @@ names = st.text(alphabet=string.ascii_lowercase + string.digits + "-.", min_size
 secrets = st.text(alphabet=string.ascii_letters + string.digits, min_size=8, max_size=40)
 
 
+blanks = st.text(alphabet=" \t\n\r", max_size=4)
+WAYS = ["env", "arg", "none", "blank-env", "blank-arg"]
+
+
 @settings(max_examples=300, deadline=None)
-@given(provider=providers, name=names, key=secrets, how=st.sampled_from(["env", "arg", "none"]))
-def test_a_key_is_missing_exactly_when_neither_given_nor_set(provider, name, key, how):
+@given(provider=providers, name=names, key=secrets, blank=blanks, how=st.sampled_from(WAYS))
+def test_a_key_is_missing_exactly_when_neither_given_nor_set(provider, name, key, blank, how):
+    """A variable or an argument set to blanks (a template left unfilled) is no key."""
     variables = KEY_VARIABLES[provider]
     saved = {variable: os.environ.pop(variable, None) for variable in variables}
     try:
@@ -214,8 +245,12 @@ def test_a_key_is_missing_exactly_when_neither_given_nor_set(provider, name, key
             os.environ[variables[-1]] = key
         if how == "arg":
             call["api_key"] = key
+        if how == "blank-env":
+            os.environ[variables[0]] = blank
+        if how == "blank-arg":
+            call["api_key"] = blank
         found = missing_key(call)
-        assert (found is None) == (how != "none")
+        assert (found is None) == (how in ("env", "arg"))
         if found is not None:
             assert found == (provider, variables[0])
             problem = ModelKeyProblem(call["model"], found[1])

@@ -78,7 +78,10 @@ def test_requests_that_hang_past_the_run_limit_give_their_place_back(server):
             models=models,
         )
         assert not any(case.passed for case in stalled.cases)
-        assert server.stalled() == 4  # the provider still holds them: the threads are blocked
+        # The provider still holds what was sent: the threads are blocked.  The key's first
+        # request went alone and hung, the others waited for its answer (issue 43) and were
+        # abandoned at the same limit: one request at least, four at most.
+        assert 1 <= server.stalled() <= 4
         limiter = limiter_of(server)
         # abandoned cases hold no place in the window, and nobody waits for one
         assert limiter.in_flight == 0 and limiter.waiting == 0
@@ -100,6 +103,77 @@ def test_requests_that_hang_past_the_run_limit_give_their_place_back(server):
         server.release_stalled()
         _wait_for(lambda: workers.blocked_threads() == 0, "the blocked threads to end")
     assert limiter_of(server).in_flight == 0  # the late answers did not count twice
+
+
+def test_a_first_request_that_hangs_holds_the_others_back_two_seconds_at_most(server):
+    """A key's first request goes alone (a refused key is sent once, issue 43), but a
+    first request that hangs must not hold every other case until its time limit: past
+    two seconds without an answer, the others go."""
+    from skynet_jupyter.models.first_contact import _HOLD
+
+    def stall_first(artifact, case):
+        if "[[stall]]" not in case["text"]:
+            time.sleep(0.3)  # the hung request asks first
+        return llm("Label the support ticket.", case["text"])
+
+    rows = [{"text": "[[stall]] ticket 0", "label": "billing"}]
+    rows += [{"text": f"ticket {i}", "label": "billing"} for i in range(1, 4)]
+    started = time.monotonic()
+    finished: list[float] = []
+
+    def told(event):
+        if type(event).__name__ == "CaseFinished" and event.result.index > 0:
+            finished.append(time.monotonic() - started)
+            if len(finished) == 3:
+                server.release_stalled()
+
+    try:
+        report = sj.evaluate(
+            answered,
+            rows,
+            outputs="label",
+            run=stall_first,
+            concurrency=4,
+            run_timeout=20,
+            models=ModelSettings(task_model=model(server)),
+            on_event=told,
+        )
+    finally:
+        server.release_stalled()
+    assert report is not None and len(finished) == 3
+    assert max(finished) < _HOLD + 3, finished  # not the 20 s of the hung case's limit
+    assert all(case.passed for case in report.cases[1:])
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_a_server_error_on_a_keys_first_request_is_still_retried(server, status):
+    """A key's first request in a run is sent without litellm's retries, so that a 403 is
+    sent once (issue 43, rule 1); a server error there is sent again with its retries, as
+    any call's is."""
+    server.fail_next(status, status)
+    report = sj.evaluate(
+        answered,
+        [{"text": "ticket 0", "label": "billing"}],
+        outputs="label",
+        run=ask,
+        models=ModelSettings(task_model=model(server)),
+    )
+    assert [case.error for case in report.cases] == [None]
+    assert [request.status for request in server.calls()] == [status, status, 200]
+
+
+def test_a_403_is_sent_once_in_a_run(server):
+    """litellm's retry policy cannot name an HTTP 403 (PermissionDeniedError): it retried
+    it twice, three requests with a key the provider refused (issue 43, rule 1)."""
+    server.reject_keys = {KEY}
+    server.reject_status = 403
+    rows = [{"text": f"ticket {i}", "label": "billing"} for i in range(6)]
+    report = sj.evaluate(
+        answered, rows, outputs="label", run=ask, concurrency=3,
+        models=ModelSettings(task_model=model(server)),
+    )  # fmt: skip
+    assert report.stop is not None and "HTTP 403" in report.stop.sentence
+    assert len(server.calls()) == 1
 
 
 # --- item 8: a provider that refuses everything ------------------------------------------

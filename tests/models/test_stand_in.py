@@ -58,3 +58,78 @@ def test_a_real_model_leaves_no_stand_in_mark(offline: None) -> None:
     report = sj.check(DOCS_JUDGE, ROWS, output_column="answer", lang="fr")
     assert report.passed and report.stand_in_calls == 0
     assert "substitut" not in report_text(report, width=0)
+
+
+# --- a stand-in the run cache keeps (issue 44, item 6) ---------------------------------
+
+
+def rule(instructions: str, input: object) -> str:
+    return "PASS. It answers." if "4" in str(input) or "Paris" in str(input) else "FAIL."
+
+
+def test_a_cacheable_stand_in_is_kept_and_a_restart_asks_it_nothing(offline, tmp_path) -> None:
+    path = tmp_path / "runs.sqlite"
+    first = sj.StandInModel(rule, name="rule", cacheable=True)
+    kept = sj.check(
+        DOCS_JUDGE,
+        ROWS,
+        output_column="answer",
+        models=ModelSettings(metric_model=first),
+        run_cache=sj.RunCache(path=path),
+    )
+    assert len(first.calls) == 2 and [case.cached for case in kept.cases] == [False, False]
+    assert len(sj.RunCache(path=path)) == 2  # on disk, as a real model's replies are
+
+    # A restart: a new process has the file, not this kernel's memory nor this stand-in.
+    restarted = sj.StandInModel(lambda instructions, input: "never asked", name="rule",
+                                cacheable=True)  # fmt: skip
+    again = sj.check(
+        DOCS_JUDGE,
+        ROWS,
+        output_column="answer",
+        models=ModelSettings(metric_model=restarted),
+        run_cache=sj.RunCache(path=path),
+    )
+    assert restarted.calls == []  # asked nothing
+    assert [case.cached for case in again.cases] == [True, True]
+    assert [case.feedback for case in again.cases] == [case.feedback for case in kept.cases]
+    assert [case.stand_in_calls for case in again.cases] == [1, 1]  # still a stand-in's word
+    text = report_text(again, width=0)
+    assert "answered by an offline stand-in" in text
+
+
+def test_a_cacheable_stand_in_is_keyed_on_its_request(offline, tmp_path) -> None:
+    from skynet_jupyter.models.call_cache import CallCache
+    from skynet_jupyter.models.llm import complete
+
+    cache = CallCache(path=tmp_path / "runs.sqlite")
+    model = sj.StandInModel(rule, name="rule", cacheable=True)
+    assert complete(model, "Judge.", "2+2 is 4", call_cache=cache).cached is False
+    assert complete(model, "Judge.", "2+2 is 4", call_cache=cache).cached is True
+    assert complete(model, "Judge it.", "2+2 is 4", call_cache=cache).cached is False  # new words
+    assert complete(model, "Judge.", "2+2 is 5", call_cache=cache).cached is False  # new input
+    renamed = sj.StandInModel(rule, name="rule, version 2", cacheable=True)
+    assert complete(renamed, "Judge.", "2+2 is 4", call_cache=cache).cached is False
+    fixed = sj.StandInModel("PASS", name="rule", cacheable=True)  # another fixed answer
+    assert complete(fixed, "Judge.", "2+2 is 4", call_cache=cache).cached is False
+    assert len(model.calls) == 3
+    assert complete(model, "Judge.", "2+2 is 4", call_cache=cache, reuse=False).cached is False
+    assert len(model.calls) == 4  # --fresh asks it again
+    with pytest.raises(TypeError, match="does not accept them"):
+        complete(model, "Judge.", "2+2 is 4", call_cache=cache, temperature=0)
+
+
+def test_a_stand_in_is_never_cached_unless_asked(offline, tmp_path) -> None:
+    model = sj.StandInModel(rule, name="rule")
+    for _ in range(2):
+        report = sj.check(
+            DOCS_JUDGE,
+            ROWS,
+            output_column="answer",
+            models=ModelSettings(metric_model=model),
+            run_cache=sj.RunCache(path=tmp_path / "runs.sqlite"),
+        )
+        assert [case.cached for case in report.cases] == [False, False]
+    assert len(model.calls) == 4 and "cacheable" not in repr(model)
+    shown = repr(sj.StandInModel(name="x", cacheable=True))
+    assert shown == "StandInModel('x', offline, cacheable)"

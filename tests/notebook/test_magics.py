@@ -285,7 +285,9 @@ def test_save_writes_the_cell(shell, tmp_path):
     assert saved.read_text() == textwrap.dedent(GOOD)
     assert "Saved to metric.py." in printed
     assert magics(shell).metrics["default"].path == str(saved.resolve())
-    assert [p.name for p in tmp_path.iterdir()] == ["metric.py"]  # no temporary file left
+    # No temporary file left; beside the file, only the save's record (issue 44, item 1).
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".skynet_cache", "metric.py"]
+    assert [p.name for p in (tmp_path / ".skynet_cache").iterdir()] == ["saved"]
     again = sj.check(str(saved), shell.user_ns["tickets"], outputs="label", output_column="label")
     assert again.passed
 
@@ -326,7 +328,7 @@ def test_the_edit_then_save_loop_writes_each_edit(shell, tmp_path):
     register(shell, GOOD, "--save metric.py")
     printed = register(shell, EDITED, "--save metric.py")
     assert saved.read_text() == textwrap.dedent(EDITED)
-    assert "Saved to metric.py (replacing what this notebook saved there)." in printed
+    assert "Saved to metric.py (replacing this metric's earlier save there)." in printed
     assert magics(shell).metrics["default"].path == str(saved.resolve())
     register(shell, GOOD, "--save metric.py")  # and back: each save is this kernel's own
     assert saved.read_text() == textwrap.dedent(GOOD)

@@ -96,6 +96,28 @@ def test_a_directory_is_refused(shell, tmp_path):
     assert (tmp_path / "metric.py").is_dir()
 
 
+@pytest.mark.parametrize("kind", ["directory", "named pipe"])
+def test_a_directory_is_said_to_be_one_not_to_hold_a_metric(shell, tmp_path, kind):
+    """Found by the attack on issue 44: the refusal for --save onto a directory ended "while
+    metric.py (what skynet-check and Skynet read) holds the other one": a directory (or a
+    pipe) holds no metric.  It says what the path is and what to do, and that the cell's
+    metric is registered."""
+    if kind == "directory":
+        (tmp_path / "metric.py").mkdir()
+        what = "a directory"
+    else:
+        os.mkfifo(tmp_path / "metric.py")
+        what = "a named pipe (FIFO)"
+    printed = refused(shell, "--save metric.py")
+    assert "holds the other one" not in printed
+    assert printed == (
+        f"Not saved: metric.py is {what}, not a regular file, and was left untouched. "
+        "--save writes a new file or replaces a regular file (with --force): choose another "
+        "path. The cell's metric is registered as 'default' all the same: the notebook now "
+        "checks it."
+    )
+
+
 def test_the_refusal_is_in_the_report_language(shell, tmp_path):
     os.mkfifo(tmp_path / "metric.py")
     shell.run_line_magic("config", "SkynetMagics.lang = 'fr'")

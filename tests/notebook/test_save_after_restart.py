@@ -15,6 +15,7 @@ notebooks with a kernel each).
 from __future__ import annotations
 
 import os
+import re
 import textwrap
 from pathlib import Path
 
@@ -183,6 +184,64 @@ def test_the_refusal_is_in_the_report_language(shell, tmp_path):
     said = refused(shell, "--save metric.py", EDITED)
     assert said.startswith("Non enregistrée : metric.py a changé depuis que %%skynet_metric")
     assert "la ligne 5 est maintenant" in said
+
+
+def test_a_line_whose_spaces_alone_changed_is_quoted_with_them(shell, tmp_path):
+    """Found by the attack on issue 44: a line whose indentation or trailing spaces alone
+    changed was quoted stripped, the same before and after ("line 5 is now 'x' (it was
+    'x')"), so the refusal named a change nobody could see."""
+    saved = tmp_path / "my_metric.py"
+    saved_ok(shell, "--save my_metric.py", GOOD)
+    line = '        return 1.0, {"feedback": "Correct."}'
+    saved.write_text(textwrap.dedent(GOOD).replace(line, "    " + line + "  "))
+    result, _ = cell(shell, "--save my_metric.py", EDITED)
+    assert isinstance(result.error_in_exec, UsageError)
+    assert (
+        "line 5 is now "
+        '\'            return 1.0, {"feedback": "Correct."}  \' '
+        '(it was \'        return 1.0, {"feedback": "Correct."}\'): only its spacing changed'
+    ) in str(result.error_in_exec)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("x = " + "1 + " * 30 + "1", "x = " + "1 + " * 30 + "1   "),  # trailing, past the cut
+        ("x = " + "1 + " * 30 + "1", "\tx = " + "1 + " * 30 + "1"),  # a tab for indentation
+        ("x = " + "1 + " * 30 + "1", "x = " + "1 + " * 25 + "1  + " + "1 + " * 4 + "1"),
+    ],
+)
+def test_a_changed_line_is_quoted_where_it_differs_even_past_the_cut(before, after):
+    """Found by the attack on issue 44: the quotes of a changed line must differ where the
+    line does, also when the change lies past the first 60 characters shown."""
+    said = saving.change_said(f"a = 1\n{before}\n", f"a = 1\n{after}\n", "en")
+    quoted = re.search(r"is now ('.*?') \(it was ('.*?')\)", said)
+    assert quoted is not None, said
+    assert quoted.group(1) != quoted.group(2), said
+    assert "line 2" in said
+
+
+def test_the_changed_line_is_numbered_as_python_counts_lines(shell, tmp_path):
+    """Found by the attack on issue 44: the refusal counted U+2028, U+2029, U+0085, a form
+    feed and the other separators str.splitlines breaks at as line breaks, so every later
+    line number was off; Python, tracebacks and editors end a line only at \\n, \\r\\n
+    or \\r."""
+    saved = tmp_path / "my_metric.py"
+    body = "# a note: one\u2028two\u2029three\x85four\x0cfive\x1csix\n" + textwrap.dedent(GOOD)
+    saved_ok(shell, "--save my_metric.py", body)
+    saved.write_text(saved.read_text().replace("def score", "def  score"))
+    result, _ = cell(shell, "--save my_metric.py", EDITED)
+    assert isinstance(result.error_in_exec, UsageError)
+    assert (
+        "line 3 is now 'def  score(input, output, expected=None):' "
+        "(it was 'def score(input, output, expected=None):')"
+    ) in str(result.error_in_exec)
+    assert saving.change_said("a\u2028b\nc\n", "a\u2028b\nC\n", "en") == (
+        "line 2 is now 'C' (it was 'c')"
+    )
+    assert saving.change_said("a\rb\r\nc\n", "a\nb\nC\n", "en") == (
+        "line 3 is now 'C' (it was 'c')"
+    )
 
 
 # --- real kernels: a restart, and a second notebook ---------------------------------------

@@ -67,7 +67,7 @@ def test_the_notebook_has_one_option_error_class_of_its_own_with_its_own_name():
 def test_save_no_longer_re_exports_the_core_writer():
     from skynet_jupyter.notebook import save
 
-    assert save.__all__ == ["WRITTEN_HERE", "save_source"]
+    assert save.__all__ == ["save_source"]
     assert not hasattr(save, "write_atomically")
 
 

@@ -7,6 +7,7 @@ model outlived the extension (and the test that set it).
 
 from __future__ import annotations
 
+import copy
 import textwrap
 from collections.abc import Iterator
 
@@ -56,3 +57,38 @@ def test_config_beats_configure_and_unloading_removes_it(shell: InteractiveShell
     assert model_settings.settings_version() != version  # caches of the settings re-read them
     assert current_settings().task_model("", None) == "configured"
     shell.extension_manager.load_extension("skynet_jupyter")  # the fixture unloads it
+
+
+def test_a_stand_in_set_with_config_counts_its_calls_in_the_users_object(
+    shell: InteractiveShell,
+) -> None:
+    """Found by the attack on issue 44: ``%config SkynetMagics.metric_model = judge`` gave
+    the magics a deep copy of the stand-in (traitlets copies what ``%config`` sets), so
+    ``judge.calls`` stayed empty while the report counted the calls it answered.  A
+    stand-in is a live handle: the magics use the user's own object."""
+    run(
+        shell,
+        """
+        import skynet_jupyter as sj
+        rows = [{"q": "q%d" % i, "reply": "reply %d" % i} for i in range(3)]
+        judge = sj.StandInModel("PASS")
+        %config SkynetMagics.metric_model = judge
+        """,
+    )
+    run(
+        shell,
+        """
+        %%skynet_metric
+        from skynet import llm
+        def score(input, output, expected=None):
+            verdict = llm("Judge: PASS or FAIL", input=output)
+            return (1.0 if verdict.startswith("PASS") else 0.0), {"feedback": verdict}
+        """,
+    ).raise_error()
+    run(shell, "r = %skynet_check --data rows --output-column reply --no-raise").raise_error()
+    judge, report = shell.user_ns["judge"], shell.user_ns["r"]
+    magics = shell.magics_manager.registry["SkynetMagics"]
+    assert magics.metric_model is judge
+    assert report.stand_in_calls == 3
+    assert sorted(input for _, input in judge.calls) == ["reply 0", "reply 1", "reply 2"]
+    assert copy.deepcopy(judge) is judge and copy.copy(judge) is judge

@@ -173,6 +173,50 @@ def test_a_bad_return_fails_the_case_at_the_return_step_naming_the_metric():
     )
 
 
+@pytest.mark.parametrize(
+    ("returned", "message_id", "fields"),
+    [
+        (None, "dspy.return_none", {}),
+        ("C", "dspy.return_type", {"value": "'C'", "type": "str"}),
+        ((0.5, "ok"), "dspy.return_type", {"value": "(0.5, 'ok')", "type": "tuple"}),
+        (math.nan, "dspy.score_not_finite", {"value": "nan"}),
+        (math.inf, "dspy.score_not_finite", {"value": "inf"}),
+        (dspy.Prediction(feedback="x"), "dspy.no_score", {"value": "Prediction( feedback='x' )"}),
+    ],
+)
+@pytest.mark.parametrize("isolation", ["thread", "process"])
+def test_a_dspy_metric_that_returned_badly_is_told_what_it_returned_not_that_it_raised(
+    returned, message_id, fields, isolation
+):
+    """Found by the attack on issue 44: a DSPy metric returning None, 'C', a tuple, NaN, inf
+    or a Prediction without a score was reported as "score raised DSPyMetricError: … before
+    returning", with advice to catch an exception.  It returned: the case fails at the
+    return step with one sentence naming what came back, as a native metric's wrong return
+    does, and the fix says what a DSPy metric returns."""
+
+    def metric(example, prediction, trace=None, pred_name=None, pred_trace=None):
+        return returned
+
+    report = sj.check(
+        sj.from_dspy_metric(metric),
+        TICKETS[:1],
+        outputs="label",
+        run=keyword,
+        isolation=isolation,
+    )
+    case = report.cases[0]
+    said = t(message_id, "en", function="metric", **fields)
+    assert (case.failed_step, case.error, case.traceback) == ("metric_return_value", said, None)
+    step = report.step("metric_return_value")
+    assert step.message == f"Case 0: {said}"
+    assert "raised" not in step.message and "catch" not in step.hint
+    assert step.hint == t("hint.dspy_return", "en")
+    french = sj.check(
+        sj.from_dspy_metric(metric), TICKETS[:1], outputs="label", run=keyword, lang="fr"
+    )
+    assert french.cases[0].error == t(message_id, "fr", function="metric", **fields)
+
+
 # --- construction ------------------------------------------------------------------------
 
 

@@ -138,6 +138,19 @@ def test_line_breaks_in_a_name_stay_on_one_line_of_the_table():
     assert not any(ch in text for ch in "\u2028\r")
 
 
+def test_a_control_character_in_a_name_is_shown_as_text_shows_it_in_the_standings():
+    """Found by the attack on issue 44: the standings table of the race's text showed a
+    metric named "A\\x1b[2J" as "A#x1B[2J", an HTML character reference without its "&"
+    (the escaping meant for JUnit XML), while the verdict and the notes showed "\\x1b".
+    Every line of the text shows it as repr does; the HTML, as HTML does."""
+    report = race({"A\x1b[2J": TERSE, "B": INFORMATIVE}, repeats=1)
+    text = str(report)
+    assert "#x1B" not in text and "\x1b" not in text
+    table = [line for line in text.splitlines() if line.lstrip().startswith("A\\x1b[2J ")]
+    assert len(table) == 1, text
+    assert "#x1B" not in report._repr_html_()
+
+
 @pytest.fixture
 def shell(shell):
     shell.user_ns.update(

@@ -13,7 +13,7 @@ from skynet_jupyter.show.formats import fmt_mean, fmt_mean_delta
 from tests.quality.test_compare import SPEC, wrong_on_some
 from tests.quality_support import TICKETS, Classify
 
-LATE = " avant de renvoyer sa paire"  # score raised before it returned
+LATE = "score a levé une exception avant de renvoyer sa paire : "  # it raised, never returned
 
 
 def exact(input, output, expected=None):
@@ -136,14 +136,12 @@ def test_the_compare_table_cell_by_cell_in_french():
         "<th>score side_a</th><th>score side_b</th><th>Δ</th>"
         "<th>retour side_a</th><th>retour side_b</th></tr></thead><tbody>"
         + row(1, "billing", "1", "0", "-1", a, changed=True)  # changed cases first
-        + row(
-            2, "other", "error", "1", "—", f"score a levé ValueError: no office{LATE}", changed=True
-        )
+        + row(2, "other", "error", "1", "—", f"{LATE}ValueError: no office", changed=True)
         + row(0, "billing", "1", "1", "+0", a, changed=False)
         + "</tbody></table>"
     )
     a, b = "a" * 39 + "…", "b" * 39 + "…"  # the text table cuts each cell to 40
-    error = "score a levé ValueError: no office avan…"  # cut at 40
+    error = "score a levé une exception avant de ren…"  # cut at 40
     assert lines(report)[3:] == [
         "cas  sortie     score side_a  score side_b  Δ   retour side_a                             "
         "retour side_b",
@@ -208,8 +206,9 @@ def test_cases_neither_metric_scored_are_said_first_with_the_first_error():
     report = sj.compare(picky, picky, TICKETS, outputs="label", run=Classify(), lang="fr")
     assert report.unscored == [2, 4] and status(report) == "bad"
     assert lines(report)[2:4] == [
-        "! 2 cas sur 5 n'ont pas été notés (cas 2 : score a levé ValueError: cannot score "
-        "'Do you have an office in Lisbon?' avant de renvoyer sa paire) : ils sont laissés de "
+        "! 2 cas sur 5 n'ont pas été notés (cas 2 : score a levé une exception avant de "
+        "renvoyer sa paire : ValueError: cannot score 'Do you have an office in Lisbon?') : ils "
+        "sont laissés de "
         "côté, et une mesure avec des "
         "cas non notés ne peut pas réussir. %skynet_check montre pourquoi.",
         "Les deux donnent le même score et le même retour sur les 5 cas.",

@@ -378,7 +378,7 @@ def score(input, output, expected=None):
     echo = rows(
         lambda case: f"&quot;{esc(TICKETS[case]['text'])}&quot;",
         ' class="skq-num">error',
-        "score a levé ValueError: an echo avant de renvoyer sa paire",
+        "score a levé une exception avant de renvoyer sa paire : ValueError: an echo",
     )
     assert table("echo_input") == f"{opened('echo_input')}{echo}</tbody></table>"
 

@@ -50,7 +50,8 @@ def test_findings_failures_and_cases_left_out_in_french_word_for_word():
             "(0, 1, 3, 4) : un optimiseur peut apprendre à allonger ses réponses. Comparez "
             "exactement, ou pénalisez la longueur au-delà du nécessaire.",
             "  ! La métrique a échoué sur la sonde echo_input dans 4 cas (cas 0 : score a levé "
-            "ValueError: an echo avant de renvoyer sa paire). Un optimiseur qui produit une telle "
+            "une exception avant de renvoyer sa paire : ValueError: an echo). Un optimiseur qui "
+            "produit une telle "
             "sortie rencontre cette "
             "erreur : faites-la gérer par score, avec un score bas et un retour.",
             "  ! 1 cas sans sortie (son run a échoué) a été laissé de côté.",

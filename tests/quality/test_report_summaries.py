@@ -187,8 +187,9 @@ def test_unlabeled_and_failed_cases_are_said_in_french():
     rows[2]["answer"] = "not a number"  # the metric fails here
     lines = agreement(rows, lang="fr").text().splitlines()
     assert lines[2:4] == [
-        "  ! 1 cas sur 9 n'a pas été noté (cas 2 : score a levé ValueError: could not convert "
-        "string to float: 'not a number' avant de renvoyer sa paire) : il est laissé de côté, et "
+        "  ! 1 cas sur 9 n'a pas été noté (cas 2 : score a levé une exception avant de renvoyer "
+        "sa paire : ValueError: could not convert string to float: 'not a number') : il est "
+        "laissé de côté, et "
         "une mesure avec un cas "
         "non noté ne peut pas réussir. %skynet_check montre pourquoi.",
         "  ! 1 cas sans étiquette humaine a été laissé de côté.",

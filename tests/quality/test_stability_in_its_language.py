@@ -71,8 +71,8 @@ def test_steady_on_the_cases_that_scored_in_french():
         [
             TITLE.format(repeats=2),
             "4 cas · taux de bascule 0% · écart type moyen 0 · coût du juge $0",
-            "  ! 1 cas sur 4 n'a pas été noté (cas 2 : score a levé ValueError: cannot score "
-            "avant de renvoyer sa paire) : "
+            "  ! 1 cas sur 4 n'a pas été noté (cas 2 : score a levé une exception avant de "
+            "renvoyer sa paire : ValueError: cannot score) : "
             "il est laissé de côté, et une mesure avec un cas non noté ne peut pas réussir. "
             "%skynet_check montre pourquoi.",
             "Les 3 cas notés ont obtenu le même score dans les 2 répétitions.",

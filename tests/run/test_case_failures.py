@@ -194,7 +194,7 @@ def test_a_metric_that_raises(lang):
     assert "KeyError" in result.traceback
     assert result.metric_ms is not None and result.metric_ms >= 0
     if lang == "en":
-        assert result.error == "score raised KeyError: 'label' before returning"
+        assert result.error == "score raised before returning: KeyError: 'label'"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -331,7 +331,7 @@ def test_the_metric_time_is_in_milliseconds_passed_or_failed():
         assert 45 <= result.metric_ms < 5_000, result.metric_ms
     assert passed.info == {"feedback": "slow", "extra": [1]}  # extra keys kept
     assert passed.scores == {} and passed.score == 0.5 and passed.feedback == "slow"
-    assert failed.error == "score raised ValueError: late before returning"
+    assert failed.error == "score raised before returning: ValueError: late"
 
 
 # --- time limits --------------------------------------------------------------------------

@@ -114,7 +114,7 @@ def test_a_metric_that_fails_after_its_judge_call_still_counts_it():
     report = sj.check(judged_then_raises, ROWS, outputs="label", run=run_twice, models=STAND_INS)
     case = report.cases[0]
     assert case.failed_step == "metric_return_value"
-    assert case.error == "score raised ValueError: after the judge before returning"
+    assert case.error == "score raised before returning: ValueError: after the judge"
     assert case.model_calls == 3 and case.stand_in_calls == 3
     assert case.run_ms is not None and case.measured.model_calls == 2
 

@@ -99,5 +99,5 @@ def test_a_metric_failing_after_its_judge_still_counts_every_retry(server):
         models=models(server),
     )
     (case,) = report.cases
-    assert case.error == "score raised ValueError: after the judge before returning"
+    assert case.error == "score raised before returning: ValueError: after the judge"
     assert case.retries == 2 and case.model_calls == 2

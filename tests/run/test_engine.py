@@ -139,7 +139,7 @@ def test_a_runaway_loop_is_stopped(tickets):
     [
         (
             "raise ZeroDivisionError('division by zero')",
-            "score raised ZeroDivisionError: division by zero before returning",
+            "score raised before returning: ZeroDivisionError: division by zero",
         ),
         ("import sys; sys.exit(2)", "sys.exit(2)"),
         ("return score(input, output, expected)", "recursed without end"),
@@ -575,7 +575,7 @@ def test_model_costs_of_the_run_and_of_the_judge_are_counted_apart(tickets):
     assert (ok.measured.input_tokens, ok.measured.output_tokens) == (10, 2)
     # A failing metric keeps what was measured, and what its judge cost.
     assert failed.failed_step == "metric_return_value"
-    assert failed.error == "score raised ValueError: the judge gave up before returning"
+    assert failed.error == "score raised before returning: ValueError: the judge gave up"
     assert (failed.cost_usd, failed.judge_cost_usd, failed.model_calls) == (0.002, 0.0005, 2)
     assert failed.run_ms == failed.measured.run_ms and failed.run_ms > 0
     assert failed.metric_ms is not None and failed.metric_ms >= 0
@@ -631,21 +631,21 @@ def test_a_failing_case_from_the_cache_is_marked_cached(tickets, server):
         ("return 0.5, 'x'", "The side information 'x'", "Les informations annexes 'x'"),
         (
             "raise ValueError('no')",
-            "score raised ValueError: no before returning",
-            "score a levé ValueError: no avant de renvoyer sa paire",
+            "score raised before returning: ValueError: no",
+            "score a levé une exception avant de renvoyer sa paire : ValueError: no",
         ),
         (
             "raise ValueError()",
-            "score raised ValueError before returning",
-            "score a levé ValueError avant de renvoyer sa paire",
+            "score raised before returning: ValueError",
+            "score a levé une exception avant de renvoyer sa paire : ValueError",
         ),
         ("import sys; sys.exit(3)", "score called sys.exit(3)", "score a appelé sys.exit(3)"),
         ("return score(input, output, expected)", "score recursed", "score a fait une récursion"),
         ("return nowhere", "score uses the name 'nowhere'", "score utilise le nom 'nowhere'"),
         (
             "raise ImportError('gone', name='gone_module')",  # has .name, but is no NameError
-            "score raised ImportError: gone before returning",
-            "score a levé ImportError: gone avant de renvoyer sa paire",
+            "score raised before returning: ImportError: gone",
+            "score a levé une exception avant de renvoyer sa paire : ImportError: gone",
         ),
     ],
 )
@@ -783,10 +783,10 @@ def test_run_case_speaks_english_by_default_and_the_language_it_is_given(tickets
     source = "def score(input, output, expected=None):\n    raise ValueError('no')\n"
     assert (
         sj.run_case(source, case, always_billing).error
-        == "score raised ValueError: no before returning"
+        == "score raised before returning: ValueError: no"
     )
     french = sj.run_case(source, case, always_billing, lang="fr")
-    assert french.error == "score a levé ValueError: no avant de renvoyer sa paire"
+    assert french.error == "score a levé une exception avant de renvoyer sa paire : ValueError: no"
 
 
 def test_exclusive_and_missing_outputs_say_exactly_what_to_do(tickets):
@@ -996,7 +996,7 @@ def test_odd_failures_still_give_one_readable_sentence(tickets):
     assert case.error == "run(artifact, input) raised Unprintable: <exception str() failed>"
     source = "def score(input, output, expected=None):\n    raise ValueError()\n"
     report = sj.check(source, tickets, outputs="label", output_column="label", cases=1)
-    assert report.cases[0].error == "score raised ValueError before returning"  # no dangling colon
+    assert report.cases[0].error == "score raised before returning: ValueError"  # no dangling colon
     rows = [dict(tickets[0], lock=threading.Lock())]
     (case,) = sj.check(exact, rows, outputs="label", run=always_billing).cases
     assert case.failed_step == "run_function"

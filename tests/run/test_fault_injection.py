@@ -147,7 +147,9 @@ def test_an_exception_whose_str_raises_is_a_failed_case():
     report = sj.check(metric, rows(3), **OPTIONS)
     assert_honest(report, 3)
     assert [c.passed for c in report.cases] == [True, False, True]
-    assert report.cases[1].error == "score raised BadStr: <exception str() failed> before returning"
+    assert (
+        report.cases[1].error == "score raised before returning: BadStr: <exception str() failed>"
+    )
     assert not report.passed
 
 
@@ -304,10 +306,10 @@ def test_different_messages_are_grouped_and_counted():
     report = sj.evaluate(metric, rows(12), concurrency=1, **OPTIONS)
     message = report.step("metric_return_value").message
     assert message.startswith(
-        "Cases 1, 3, 5, 7, 9, 11 (6): score raised ValueError: odd before returning"
+        "Cases 1, 3, 5, 7, 9, 11 (6): score raised before returning: ValueError: odd"
     )
     assert message.count("ValueError: odd") == 1
-    assert "Case 0: score raised KeyError: 'even 0' before returning" in message
+    assert "Case 0: score raised before returning: KeyError: 'even 0'" in message
     assert "(4 more cases failed here.)" in message  # three groups spelled out, then counted
 
 

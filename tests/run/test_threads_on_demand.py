@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 import skynet_jupyter as sj
 from skynet_jupyter.core.options import EVAL_CONCURRENCY
 from skynet_jupyter.run import workers
@@ -41,6 +43,7 @@ def test_cpu_bound_cases_run_on_one_thread_at_the_default_concurrency():
     assert len(_threads_of(cpu_bound, ROWS)) == 1
 
 
+@pytest.mark.alone  # 32 waits of 0.03 s in parallel, timed against 0.48 s
 def test_cases_that_wait_get_every_slot():
     assert len(_threads_of(waits, ROWS[:32])) == EVAL_CONCURRENCY
     assert len(_threads_of(waits, ROWS[:32], concurrency=16)) == 16

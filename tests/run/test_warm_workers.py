@@ -9,6 +9,7 @@ start the workers are fresh interpreters as before.  Real processes, checked in
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -217,3 +218,135 @@ def test_a_changed_environment_gets_a_new_starter_and_the_old_one_ends(
     ((after, _),) = run_where(many(1), output_column="out")
     assert after not in (before, os.getpid())
     assert gone_within((before,), 5) == []  # it had no worker left: it ended
+
+
+# --- the starter started ahead, and a worker's quick end (issue 45, item 1) ---------------
+
+AHEAD = """
+import json, os, sys, time
+import skynet_jupyter as sj
+from skynet_jupyter.models import import_ahead
+from skynet_jupyter.run import warm_start
+
+model = {"model": "openai/gpt-4o-mini", "api_base": sys.argv[1], "api_key": "sk-test-0000"}
+
+
+class Where:
+    def __call__(self, input, output, expected=None):
+        return 1.0, {"feedback": str(os.getppid())}
+
+
+sj.configure(task_model=model)  # the import ahead starts the starter after its pause
+assert import_ahead.wait(240), import_ahead.status()
+handle = warm_start._STARTERS.current
+ahead = None if handle is None else handle.process.pid
+os.environ["OPENAI_API_KEY"] = "sk-set-after-the-model"  # as a notebook's next cell does
+report = sj.evaluate(Where(), [{"n": n, "out": "x"} for n in range(3)], output_column="out",
+                     isolation="process", concurrency=2)
+parents = sorted({int(case.feedback) for case in report.cases})
+print(json.dumps({"ahead": ahead, "parents": parents, "status": import_ahead.status(),
+                  "passed": report.passed, "me": os.getpid()}))
+"""
+
+
+def test_a_configured_model_starts_the_starter_ahead_and_the_first_run_forks_from_it(
+    server: OpenAIServer,
+) -> None:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("SKYNET_")},
+        "PYTHONPATH": HERE,
+        "SKYNET_IMPORT_AHEAD": "1",  # as a user has it (tests/conftest.py turns it off)
+    }
+    kernel = subprocess.run(
+        [sys.executable, "-c", AHEAD, server.base_url],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert kernel.returncode == 0, kernel.stderr[-3000:]
+    said = json.loads(kernel.stdout.strip().splitlines()[-1])
+    assert said["passed"] and said["status"].startswith("imported")
+    assert said["ahead"] is not None and said["ahead"] != said["me"]
+    # Every worker of the first run is a child of the starter started ahead: none new,
+    # although a key was set after the model (credentials change no import).
+    assert said["parents"] == [said["ahead"]]
+    assert gone_within((said["ahead"],), 5) == []  # it ended with its kernel
+
+
+QUICK_END = """
+import atexit, json, os, sys
+from pathlib import Path
+from skynet_jupyter.run import warm_start
+
+folder = Path(sys.argv[1])
+
+
+class TornDown:
+    def __del__(self):  # runs at an interpreter's teardown, never after os._exit
+        (folder / "torn-down").write_text("yes")
+
+
+kept = TornDown()
+
+
+def main():
+    atexit.register(lambda: (folder / "atexit").write_text("ran"))
+    sys.stdin.read()  # the parent's end of the pipe
+    raise SystemExit(3)
+
+
+warm_start.run_worker(main)
+"""
+
+
+def test_a_worker_ends_with_its_atexit_functions_and_without_the_teardown(tmp_path: Path) -> None:
+    worker = subprocess.Popen(
+        [sys.executable, "-c", QUICK_END, str(tmp_path)],
+        stdin=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": HERE},
+    )
+    assert worker.stdin is not None
+    worker.stdin.close()
+    assert worker.wait(60) == 3  # main's own exit code
+    assert (tmp_path / "atexit").read_text() == "ran"  # a run cache's replies get written
+    assert not (tmp_path / "torn-down").exists()  # the heap is left to the system whole
+
+
+FORKED_KERNEL = """
+import json, multiprocessing, os, sys
+import skynet_jupyter as sj
+from skynet_jupyter.run import warm_start
+
+
+class Where:
+    def __call__(self, input, output, expected=None):
+        return 1.0, {"feedback": str(os.getppid())}
+
+
+def run():
+    report = sj.evaluate(Where(), [{"out": "x"}], output_column="out", isolation="process")
+    return int(report.cases[0].feedback)
+
+
+if __name__ == "__main__":
+    mine = run()  # this process's starter
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        theirs = pool.apply(run)  # a fork of this process: its own starter, not ours
+    print(json.dumps({"mine": mine, "theirs": theirs}))
+"""
+
+
+def test_a_fork_of_the_kernel_starts_its_own_starter(tmp_path: Path) -> None:
+    script = tmp_path / "forked_kernel.py"
+    script.write_text(FORKED_KERNEL)
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": HERE},
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout.strip().splitlines()[-1])
+    assert said["mine"] != said["theirs"]

@@ -101,12 +101,34 @@ def test_a_metric_that_raised_is_said_to_have_raised_before_returning_and_where(
     )
     step = report.step(METRIC_RETURN_VALUE)
     assert step.title == "Metric return value"  # the seed's step names are kept
-    assert "score raised KeyError: 'answer' before returning" in step.message
+    assert "score raised before returning: KeyError: 'answer'" in step.message
     assert "line 3, in score" in step.hint
     assert "Return a pair" not in step.hint  # it never returned: the return is not the fix
     html = report._repr_html_()
-    assert "score raised KeyError: &#x27;answer&#x27; before returning" in html or (
-        "score raised KeyError: &#39;answer&#39; before returning" in html
+    assert "score raised before returning: KeyError: &#x27;answer&#x27;" in html or (
+        "score raised before returning: KeyError: &#39;answer&#39;" in html
     )
     french = sj.check(RAISES, rows, outputs="label", output_column="prediction", lang="fr")
     assert "avant de renvoyer sa paire" in french.step(METRIC_RETURN_VALUE).message
+
+
+def test_the_words_raised_before_returning_come_before_the_users_message():
+    """Found by the attack on issue 44: "before returning" was glued after the exception's
+    own text ("score raised ValueError: …\\nSee line 2 before returning"), where it read
+    as part of the user's message.  It comes first, in every language."""
+
+    def score(input, output, expected=None):
+        raise ValueError("The answer is not a number.\nSee line 2")
+
+    rows = [{"q": "2+2", "answer": "4"}]
+    said = {
+        "en": "score raised before returning: ValueError: The answer is not a number.\nSee line 2",
+        "fr": "score a levé une exception avant de renvoyer sa paire : ValueError: The answer "
+        "is not a number.\nSee line 2",
+        "pt": "score lançou uma exceção antes de devolver o par: ValueError: The answer is not "
+        "a number.\nSee line 2",
+    }
+    for lang, error in said.items():
+        report = sj.check(score, rows, outputs="answer", run=lambda a, i: "4", cases=1, lang=lang)
+        assert report.cases[0].error == error
+        assert report.step(METRIC_RETURN_VALUE).message.endswith(error)
