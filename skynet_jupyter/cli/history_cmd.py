@@ -195,7 +195,13 @@ def with_against(
     baseline = against.record
     if baseline is None:
         same = [r for r in against.candidates if r.data_fingerprint == current.data_fingerprint]
-        if len(same) <= against.back:
+        if same and len(same) <= against.back:  # a gate that compares with nothing: refused
+            message = t(
+                "history.against_too_far", given=against.ref, where=against.where,
+                metric=job.metric, most=len(same) - 1,
+            )  # fmt: skip
+            return {"event": "usage", "message": message}
+        if not same:  # the first run: nothing to compare with yet
             note = t("history.against_first", metric=job.metric, where=against.where)
             return _noted(job, done, note)
         baseline = same[against.back]

@@ -2226,6 +2226,11 @@ MESSAGES = {
         "other": "… and {count} more cases (diff.to_frame() lists them all).",
     },
     "history.source_changed": "The metric's source, v{a} → v{b}",
+    "history.against_too_far": (
+        "--against {given}: the run log at {where} has no run of {metric} on this data that "
+        "far back (the furthest is last~{most}). Give last~{most} or nearer, or a run id "
+        "(skynet-check history {metric})."
+    ),
     "history.against_first": (
         "No earlier run of {metric} on this data in the run log {where}: nothing to compare "
         "with yet (this run is recorded; the next one compares with it)."

@@ -2342,6 +2342,11 @@ MESSAGES = {
         "other": "… et {count} autres cas (diff.to_frame() les liste tous).",
     },
     "history.source_changed": "Le code de la métrique, v{a} → v{b}",
+    "history.against_too_far": (
+        "--against {given} : le journal des exécutions {where} ne remonte pas si loin pour "
+        "{metric} sur ces données (au plus last~{most}). Donnez last~{most} ou plus proche, "
+        "ou un identifiant d'exécution (skynet-check history {metric})."
+    ),
     "history.against_first": (
         "Aucune exécution antérieure de {metric} sur ces données dans le journal {where} : "
         "rien à comparer pour l'instant (cette exécution est enregistrée ; la suivante se "

@@ -2347,6 +2347,11 @@ MESSAGES = {
         "other": "… e {count} casos mais (diff.to_frame() lista todos).",
     },
     "history.source_changed": "O código da métrica, v{a} → v{b}",
+    "history.against_too_far": (
+        "--against {given}: o registo de execuções {where} não vai tão longe para {metric} "
+        "nestes dados (no máximo last~{most}). Indique last~{most} ou mais próxima, ou o id "
+        "de uma execução (skynet-check history {metric})."
+    ),
     "history.against_first": (
         "Nenhuma execução anterior de {metric} sobre estes dados no registo {where}: nada com "
         "que comparar ainda (esta execução fica guardada; a próxima compara-se com ela)."
