@@ -128,15 +128,18 @@ def _checked(job: Job, send: Callable[[Message], None]) -> Message:
         return _usage(problem.for_command())
     except ValueError as problem:
         return _usage(str(problem))
+    # A configuration problem found by the run (the metric loaded): said as usage, and
+    # filed in JUnit under the run, not under "Metric loads".
     key_problem = _key_problem(report)
     if key_problem is not None:  # a key missing or refused: the sentence names the variable
-        return _usage(key_problem)
+        return {**_usage(key_problem), "configuration": True}
     missing_model = _missing_model(report)
     if missing_model is not None:
         from ..core.contract import NO_MODEL_HINTS
 
         hint = t(NO_MODEL_HINTS[missing_model])
-        return _usage(t("cli.no_model", hint=hint, option=f"--{missing_model}-model"))
+        message = t("cli.no_model", hint=hint, option=f"--{missing_model}-model")
+        return {**_usage(message), "configuration": True}
     return with_against(job, report, metric, _done(job, report), against)
 
 
@@ -306,7 +309,13 @@ def _load_failure(path: str, exc: BaseException, lang: str | None = None) -> str
 
 
 def _key_problem(report: Any) -> str | None:
-    """The sentence of the first case that stopped on a model's key, missing or refused."""
+    """The sentence of the case that stopped the run on a model's key, missing or refused
+    (the run's stop: with cases side by side, another case's "Not run" may come first)."""
+    from ..core.report import MODEL_KEY
+
+    stop = getattr(report, "stop", None)
+    if stop is not None and stop.kind == MODEL_KEY:
+        return str(stop.sentence)
     for case in report.cases:
         if case.failed_step is not None and getattr(case, "hint_id", None) == "hint.model_key":
             return str(case.error)

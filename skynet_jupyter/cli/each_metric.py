@@ -86,7 +86,12 @@ def _no_report_outputs(
         from .junit_xml import no_report_suite
 
         no_verdict = last.get("event") == "no_verdict"
-        suites.append(no_report_suite(metric, message, lang, no_verdict=no_verdict))
+        found_by_the_run = bool(last.get("configuration"))
+        suites.append(
+            no_report_suite(
+                metric, message, lang, no_verdict=no_verdict, found_by_the_run=found_by_the_run
+            )
+        )
     if args.format == "github":
         from .github_annotations import usage_annotation
 

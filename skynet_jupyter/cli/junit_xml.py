@@ -74,21 +74,31 @@ def report_suite(report: CheckReport, metric: str) -> str:
 
 
 NO_VERDICT = "no_verdict"  # the test case of a check whose process ended without its report
+RUN_CONFIGURATION = "run_configuration"  # a run stopped by its models' setup (a key, no model)
 
 
 def no_report_suite(
-    metric: str, message: str, lang: str | None = None, *, no_verdict: bool = False
+    metric: str,
+    message: str,
+    lang: str | None = None,
+    *,
+    no_verdict: bool = False,
+    found_by_the_run: bool = False,
 ) -> str:
     """The ``<testsuite>`` of a metric that gave no report, saying why (in ``lang``, by
     default the command's): its first step failed (a usage error, a file that does not
     load), or with ``no_verdict`` the check's process ended before it wrote its report
-    (the metric loaded: "Metric loads" did not fail), said by the no-verdict sentence."""
+    (the metric loaded: "Metric loads" did not fail), said by the no-verdict sentence;
+    with ``found_by_the_run`` the run stopped on a configuration problem (a model's key, no
+    model): the metric loaded, so the failure is the run's."""
     from ..core.contract import METRIC_LOADS, step_title
     from ..core.secrets import redact
 
     suite = _suite(metric, 0.0)
     if no_verdict:
         step, title = NO_VERDICT, t("junit.report_written", lang)
+    elif found_by_the_run:
+        step, title = RUN_CONFIGURATION, t("junit.run_configured", lang)
     else:
         step, title = METRIC_LOADS, step_title(METRIC_LOADS, lang)
     case = _case(_class_name(metric, "contract"), f"{step}: {title}", 0.0)

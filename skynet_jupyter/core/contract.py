@@ -76,9 +76,20 @@ def safe_value_repr(value: object) -> str:
         return unrepresentable(value, error)
 
 
+def _unsecret(text: str) -> str:
+    """``text`` under the credential rule, before any cut: a key cut in the middle would no
+    longer be recognised, and its tail would be shown (found by the attack on issue 46)."""
+    from .secrets import redact
+
+    return redact(text)
+
+
 class _ShortRepr(reprlib.Repr):
+    def repr_str(self, x: str, level: int) -> str:
+        return super().repr_str(_unsecret(x), level)
+
     def repr_instance(self, x: Any, level: int) -> str:
-        text = safe_value_repr(x)
+        text = _unsecret(safe_value_repr(x))
         if len(text) > self.maxother:
             start = max(0, (self.maxother - 3) // 2)
             end = max(0, self.maxother - 3 - start)

@@ -1999,6 +1999,7 @@ MESSAGES = {
         ),
     },
     # The JUnit test case of a check that gave no verdict (issue 43, C1).
+    "junit.run_configured": "The run's models are set up",
     "junit.report_written": "The check wrote its report",
     # --- round 8: newcomer and cli: new keys above this line ---
     # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.

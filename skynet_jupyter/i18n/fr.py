@@ -2085,6 +2085,7 @@ MESSAGES = {
         ),
     },
     # Le cas de test JUnit d'une vérification sans verdict (issue 43, C1).
+    "junit.run_configured": "Les modèles de l'exécution sont configurés",
     "junit.report_written": "La vérification a écrit son rapport",
     # --- round 8: newcomer and cli: new keys above this line ---
     # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.

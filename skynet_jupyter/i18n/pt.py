@@ -2101,6 +2101,7 @@ MESSAGES = {
         ),
     },
     # O caso de teste JUnit de uma verificação sem veredicto (issue 43, C1).
+    "junit.run_configured": "Os modelos da execução estão configurados",
     "junit.report_written": "A verificação escreveu o seu relatório",
     # --- round 8: newcomer and cli: new keys above this line ---
     # from_dspy_metric (optimizers/dspy_metric.py), and DSPy seen at the signature step.

@@ -59,3 +59,35 @@ def test_no_secret_reaches_the_log(tmp_path, monkeypatch, kind):
     (record,) = sj.history(log=tmp_path)
     assert record.models["task"] == "openai/gpt-4o-mini"
     assert "[redacted]" in (record.source or "")
+
+
+BAD_RETURN = """
+def score(input, output, expected=None):
+    import os
+    return "F" * 100 + (os.environ["MYSERVICE_API_KEY"] if input["q"] == "env" else input["key"])
+"""
+
+
+def test_a_secret_cut_short_in_an_error_leaves_no_tail(tmp_path, monkeypatch):
+    """A bad return value is quoted cut in the middle: the cut came before the credential
+    rule, so a key's last characters reached the record (found by the attack on issue
+    46)."""
+    key = "sk-proj-Q7xv3LmN9pR2tY8wK4bZ6cJ1hF5gD0sAUeWqTiOyPl"
+    monkeypatch.setenv("MYSERVICE_API_KEY", "envsecretvalue-ABCDEFG-987654")
+    rows = [
+        {"q": "env", "key": "", "label": "x", "guess": "x"},
+        {"q": "cfg", "key": key, "label": "x", "guess": "x"},
+    ]
+    try:
+        sj.configure(run_log=tmp_path, metric_model={"model": "openai/gpt-4o-mini", "api_key": key})
+        report = sj.evaluate(
+            sj.load_metric(BAD_RETURN, name="leak"), rows, outputs="label", output_column="guess"
+        )
+    finally:
+        sj.configure(reset=True)
+    flush()
+    assert all(case.error for case in report.cases)  # quoted, cut short
+    written = every_byte(tmp_path)
+    for secret in ("envsecretvalue-ABCDEFG-987654", key):
+        assert secret[-12:].encode() not in written, secret
+        assert all(secret[-12:] not in (case.error or "") for case in report.cases)
