@@ -168,6 +168,7 @@ def test_a_check_without_the_model_it_needs_names_the_option(project):
     _, last = checked_in_process("judge.py", *COLUMN)
     assert last == {
         "event": "usage",
+        "configuration": True,  # found by the run: the metric loaded (JUnit files it so)
         "message": "The check cannot run without a model: score calls llm(), which asks the "
         "metric model, and none is set: set the environment variable SKYNET_METRIC_MODEL, call "
         "skynet_jupyter.configure(metric_model=...), or run %config SkynetMagics.metric_model = "
