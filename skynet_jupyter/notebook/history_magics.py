@@ -227,10 +227,10 @@ def load_history(ipython: Any, session_lang: Callable[[], str | None]) -> None:
 def unload_history(ipython: Any, unregister: Callable[[Any, Any], None]) -> None:
     """Remove what :func:`load_history` added (``unregister`` undoes ``register_magics``,
     as ``%unload_ext`` does for SkynetMagics), the live views' refresh too."""
-    magics = _loaded.pop(ipython, None)
-    if magics is None:
+    history = _loaded.pop(ipython, None)  # HistoryMagics, not the session's SkynetMagics
+    if history is None:
         return
-    unregister(ipython, magics)
-    if magics._live is not None:
+    unregister(ipython, history)
+    if history._live is not None:
         with contextlib.suppress(ValueError):
-            ipython.events.unregister("post_run_cell", magics._live.after_cell)
+            ipython.events.unregister("post_run_cell", history._live.after_cell)
