@@ -52,10 +52,12 @@ def require_module(name: str) -> ModuleType:
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the marks added here
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On both cores: browser tests on one worker, a module's shared fixture started once.
 
-    The rules, and why, are in tests/parallel_support.py.
+    The rules, and why, are in tests/parallel_support.py. First of its hook: xdist's own
+    worker (registered after this file) reads the groups this marks into the test ids.
     """
     from tests.parallel_support import group_items
 

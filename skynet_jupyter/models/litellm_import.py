@@ -32,8 +32,10 @@ The next call works after anything (issue 43, rule 7):
   imported ahead, in the background): the child has no importing thread, only its
   lock, held forever.  So a fork waits for the import under way (seconds, at most
   :data:`FORK_WAIT_S`) and the child gets litellm whole; when it cannot wait (the
-  forking thread is what the import waits for, or the wait is spent), the child
-  gets a new lock and drops the modules that thread left half imported.
+  forking thread is what the import waits for, the import has stopped moving for
+  :data:`STALL_S`, or the wait is spent), the child gets a new lock.  Every child
+  drops the modules that threads it does not have left half imported (litellm's
+  logging thread imports lazily, after a call returned): it imports them afresh.
 - **A failed import** is said once and not tried again (seconds each time): a
   missing dependency names it; a failure after an interrupted import says that a
   restart is needed, never that the install is broken.
@@ -41,8 +43,10 @@ The next call works after anything (issue 43, rule 7):
 
 from __future__ import annotations
 
+import concurrent.futures.thread  # noqa: F401  (before our fork handler: see below)
 import contextlib
 import importlib
+import logging  # noqa: F401  (before our fork handler: see below)
 import os
 import sys
 import threading
@@ -54,6 +58,7 @@ from ..i18n import t
 
 __all__ = [
     "FORK_WAIT_S",
+    "STALL_S",
     "imported_litellm",
     "is_ready",
     "litellm_models",
@@ -62,6 +67,7 @@ __all__ = [
 ]
 
 FORK_WAIT_S = 30.0  # how long a fork waits for litellm's import under way in another thread
+STALL_S = 2.0  # an import whose thread has not moved for this long waits for something else
 
 
 class _State:
@@ -74,6 +80,7 @@ class _State:
     fallback_s: float | None = None  # the import that fell back to the bundled price map
     told = False
     fork_held = False  # the fork under way holds ``warming`` (it waited for the import)
+    stalled: int | None = None  # the importing thread a fork found stalled: not waited for again
 
 
 @contextlib.contextmanager
@@ -88,6 +95,7 @@ def _importing() -> Iterator[None]:
         finally:
             if outermost:
                 _State.warmer = None
+                _State.stalled = None  # a thread's number is given again to a later thread
 
 
 def imported_litellm() -> Any:
@@ -222,15 +230,49 @@ def _note_price_map(seconds: float) -> None:
 
 def _before_fork() -> None:
     """Wait for litellm's import under way in another thread, so that the child gets it
-    whole, unless that import waits for this very thread (a module it is importing)."""
+    whole, unless that import cannot end while this thread forks.
+
+    It cannot when it waits for a module this very thread is importing, or for a lock
+    that this thread or another fork handler holds (it then stops moving: a fork handler
+    that takes a lock and runs before this one, or the forking thread's own lock).  The
+    standard library's handlers that take locks the import needs (logging's,
+    ``concurrent.futures``'s) are registered before this one, so they run after it; for
+    the others, an importing thread that has not moved for :data:`STALL_S` is not waited
+    for, then or at the next forks.
+    """
     _State.fork_held = False
     deadline = time.monotonic() + FORK_WAIT_S
+    progress = _Progress()
     while True:
         if _State.warming.acquire(timeout=0.05):  # free, or held by this thread: at once
             _State.fork_held = True
             return
-        if time.monotonic() >= deadline or _waits_for_this_thread(_State.warmer):
+        warmer = _State.warmer
+        if (
+            time.monotonic() >= deadline
+            or warmer == _State.stalled
+            or _waits_for_this_thread(warmer)
+        ):
             return
+        if progress.stalled_for(warmer) >= STALL_S:
+            _State.stalled = warmer
+            return
+
+
+class _Progress:
+    """Where a thread is (its innermost frame and instruction), and since when it is there."""
+
+    def __init__(self) -> None:
+        self.place: tuple[int, int] | None = None
+        self.since = time.monotonic()
+
+    def stalled_for(self, thread: int | None) -> float:
+        frame = sys._current_frames().get(thread) if thread is not None else None
+        place = (id(frame.f_code), frame.f_lasti) if frame is not None else None
+        now = time.monotonic()
+        if place != self.place:
+            self.place, self.since = place, now
+        return now - self.since
 
 
 def _after_fork_in_parent() -> None:
@@ -241,7 +283,13 @@ def _after_fork_in_parent() -> None:
 
 def _after_fork_in_child() -> None:
     """In the child: the lock as the parent's forking thread left it, or, when another
-    thread held it (the fork could not wait), a new one and no half-imported module."""
+    thread held it (the fork could not wait), a new one; and no module half imported.
+
+    A module another thread was importing at the fork stays locked in the child for a
+    thread it does not have, so a later import of it would wait forever: litellm's own
+    logging thread imports modules lazily, after the call that started it has returned.
+    """
+    forget_half_imported()
     if _State.fork_held:
         _State.fork_held = False
         _State.warming.release()
@@ -251,7 +299,6 @@ def _after_fork_in_child() -> None:
         return
     _State.warming = threading.RLock()  # held by a thread the child does not have
     _State.warmer = None
-    forget_half_imported()
 
 
 def _waits_for_this_thread(thread: int | None) -> bool:

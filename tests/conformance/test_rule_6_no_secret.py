@@ -57,9 +57,11 @@ def recorded(scenario, folder: Path) -> Any:
 
 
 @pytest.fixture
-def run_log_reset():
-    yield
-    sj.configure(run_log=False)
+def run_log_reset(monkeypatch):
+    """The run log's setting as it was before the test (the suite's SKYNET_RUN_LOG decides)."""
+    from skynet_jupyter.models import settings
+
+    monkeypatch.setattr(settings._Configured, "run_log", settings.configured_run_log())
 
 
 def no_secret_in(outcome: Any, folder: Path, *secrets: str) -> None:

@@ -74,11 +74,9 @@ IN_A_FORK = {
 }
 
 
-# Open (issue 43, rule 7): a fork while litellm's import ahead runs on its thread can
-# deadlock in the fork handlers (concurrent.futures' lock held by the import's warm-up);
-# found by the attack on issue 43 (A4, A5).  Each path passes alone; in the loaded suite
-# a fork may land in that window and hang the test until its limit.
-@pytest.mark.skip(reason="open: a fork during the import ahead can deadlock (issue 43, A4/A5)")
+# A fork while litellm's import ahead or its logging thread imports: the fork waits for
+# an import that can end, and the child imports afresh what a thread it lacks left half
+# imported (A4, A5 of the attack on issue 43; tests/models/test_fork_during_import_*).
 @pytest.mark.parametrize("path", not_applicable("a fork mid-run", IN_A_FORK))
 def test_a_fork_in_the_middle_of_a_run_leaves_both_sides_working(path, scenario):
     """A fork (a user's ``multiprocessing`` with the fork start method, a library that
