@@ -59,6 +59,7 @@ def _log(args: argparse.Namespace) -> Any:
 def _diff(args: argparse.Namespace) -> int:
     from ..runlog.api import UnknownRun, diff
     from ..runlog.run_diff import DifferentData
+    from ..runlog.store import RunLogUnreachable
 
     try:
         found = diff(
@@ -68,7 +69,7 @@ def _diff(args: argparse.Namespace) -> int:
             metric=args.metric,
             log=_log(args),
         )
-    except (UnknownRun, DifferentData, ImportError, TypeError) as problem:
+    except (UnknownRun, DifferentData, RunLogUnreachable, ImportError, TypeError) as problem:
         return usage(str(problem), args.json)
     _print(found, args.json)
     return EXIT_FAILED if found.regressions else EXIT_PASSED
@@ -97,6 +98,7 @@ def _strict(document: Any) -> Any:
 
 def _history(args: argparse.Namespace) -> int:
     from ..runlog.api import history
+    from ..runlog.store import RunLogUnreachable
     from .json_out import strict_json
     from .log_text import log_text
 
@@ -112,7 +114,7 @@ def _history(args: argparse.Namespace) -> int:
             else:
                 print(log_text(said))
             return EXIT_PASSED
-    except (ValueError, TypeError, ImportError) as problem:
+    except (ValueError, TypeError, ImportError, RunLogUnreachable) as problem:
         return usage(str(problem), args.json)
     if args.json:
         from ..runlog.diff_export import run_summary
@@ -162,15 +164,16 @@ def prepare(job: Job) -> Against | None:
     if location is None:
         raise AgainstProblem(t("history.against_needs_log"))
     from ..runlog.api import UnknownRun, history, resolve_run
+    from ..runlog.store import RunLogUnreachable
 
     last = _LAST.match(job.against.strip())
-    if last is not None:
-        runs = history(job.metric, log=location, limit=None).runs
-        back = int(last.group(1) or 0)
-        return Against(job.against, None, runs, location.shown, job.allow_different_data, back)
     try:
+        if last is not None:
+            runs = history(job.metric, log=location, limit=None).runs
+            back = int(last.group(1) or 0)
+            return Against(job.against, None, runs, location.shown, job.allow_different_data, back)
         found = resolve_run(job.against, log=location)
-    except (UnknownRun, ImportError) as problem:
+    except (UnknownRun, RunLogUnreachable, ImportError) as problem:
         raise AgainstProblem(str(problem)) from None
     return Against(job.against, found, [], location.shown, job.allow_different_data)
 

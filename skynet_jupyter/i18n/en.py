@@ -1000,8 +1000,9 @@ MESSAGES = {
     ),
     "cache.locked": (
         "The run cache {path} is locked by another process (waited {seconds} s: {error}). "
-        "Nothing is lost and nothing needs deleting: the replies made meanwhile are kept in "
-        "this kernel and written to the file as soon as the lock is released."
+        "Nothing needs deleting: the replies made meanwhile are kept in this kernel and "
+        "written to the file as soon as the lock is released (a process that ends before "
+        "then says how many it could not write)."
     ),
     "cache.is_directory": "it is a directory, not a file",
     "engine.replayed": (
@@ -1950,6 +1951,29 @@ MESSAGES = {
         "({error}): restart the kernel (or the Python process) and run this again. Nothing "
         "needs reinstalling."
     ),
+    "model.litellm_restart_installed": (
+        "litellm could not be imported earlier in this process ('{missing}' was missing); "
+        "'{missing}' is installed now, but this process still cannot import litellm ({error}): "
+        "restart the kernel (or the Python process) and run this again. Nothing needs "
+        "reinstalling."
+    ),
+    "case.run_past_limit": (
+        "run(artifact, input) took {took} s, past its {seconds} s time limit, in a call that "
+        "held its thread (C code Python cannot interrupt, such as a regular expression that "
+        'backtracks): the case fails at its limit. isolation="process" (--isolation process) '
+        "stops such a call at the limit."
+    ),
+    "case.metric_past_limit": (
+        "score took {took} s, past the {seconds} s metric time limit, in a call that held its "
+        "thread (C code Python cannot interrupt, such as a regular expression that "
+        'backtracks): the case fails at its limit. isolation="process" (--isolation process) '
+        "stops such a call at the limit."
+    ),
+    "cache.unwritten_at_exit": (
+        "{count} model replies were not written to the run cache {path}: another process "
+        "still held it locked when this process ended. They are not kept; the next run asks "
+        "the model for them again."
+    ),
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save: what changed since the metric's own save (issue 44, item 1).
     "magic.save_refused_changed": (
@@ -2254,6 +2278,15 @@ MESSAGES = {
     "history.refresh": "Refresh",
     "history.refreshed": "Read at {time}; it reads the log again after each cell, and on Refresh.",
     "history.case_score_line": "case {case} ({id}): score {score_a} → {score_b} ({delta})",
+    "history.why_id_not_name": (
+        "the run id in its head is not its file's name (edited by hand, or copied under "
+        "another name)."
+    ),
+    "history.unreachable": (
+        "The run log {url} cannot be reached ({error}): check the URL, the network and the "
+        "credentials (for S3 the AWS_* variables, AWS_ENDPOINT_URL for an S3-compatible "
+        "server), or give another log with log=, SKYNET_RUN_LOG or --log-dir."
+    ),
     # --- round 8: history: new keys above this line ---
     # --- round 8: build: new keys above this line ---
 }

@@ -1095,9 +1095,9 @@ MESSAGES = {
     ),
     "cache.locked": (
         "Le cache des exécutions {path} est verrouillé par un autre processus (attente de "
-        "{seconds} s : {error}). Rien n'est perdu et rien n'est à supprimer : les réponses "
-        "obtenues entre-temps sont gardées dans ce noyau et écrites dans le fichier dès que le "
-        "verrou est libéré."
+        "{seconds} s : {error}). Rien n'est à supprimer : les réponses obtenues entre-temps "
+        "sont gardées dans ce noyau et écrites dans le fichier dès que le verrou est libéré "
+        "(un processus qui se termine avant dit combien il n'a pas pu en écrire)."
     ),
     "cache.is_directory": "c'est un dossier, pas un fichier",
     "engine.replayed": (
@@ -2026,6 +2026,29 @@ MESSAGES = {
         "aboutir ({error}) : redémarrez le noyau (ou le processus Python) et relancez. Rien "
         "n'est à réinstaller."
     ),
+    "model.litellm_restart_installed": (
+        "litellm n'a pas pu être importé plus tôt dans ce processus ('{missing}' manquait) ; "
+        "'{missing}' est installé maintenant, mais ce processus ne peut toujours pas importer "
+        "litellm ({error}) : redémarrez le noyau (ou le processus Python) et relancez. Rien "
+        "n'est à réinstaller."
+    ),
+    "case.run_past_limit": (
+        "run(artifact, input) a pris {took} s, au-delà de sa limite de {seconds} s, dans un "
+        "appel qui a retenu son thread (du code C que Python ne peut pas interrompre, comme une "
+        "expression régulière qui revient en arrière) : le cas échoue à sa limite. "
+        'isolation="process" (--isolation process) arrête un tel appel à la limite.'
+    ),
+    "case.metric_past_limit": (
+        "score a pris {took} s, au-delà de la limite de temps de la métrique de {seconds} s, "
+        "dans un appel qui a retenu son thread (du code C que Python ne peut pas interrompre, "
+        "comme une expression régulière qui revient en arrière) : le cas échoue à sa limite. "
+        'isolation="process" (--isolation process) arrête un tel appel à la limite.'
+    ),
+    "cache.unwritten_at_exit": (
+        "{count} réponses de modèle n'ont pas été écrites dans le cache des exécutions {path} : "
+        "un autre processus le tenait encore verrouillé quand ce processus s'est terminé. "
+        "Elles ne sont pas gardées ; la prochaine exécution les redemandera au modèle."
+    ),
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save : ce qui a changé depuis l'enregistrement (issue 44, point 1).
     "magic.save_refused_changed": (
@@ -2378,6 +2401,15 @@ MESSAGES = {
     "history.refresh": "Actualiser",
     "history.refreshed": ("Lu à {time} ; relu après chaque cellule, et sur Actualiser."),
     "history.case_score_line": "cas {case} ({id}) : score {score_a} → {score_b} ({delta})",
+    "history.why_id_not_name": (
+        "l'identifiant d'exécution de son en-tête n'est pas le nom de son fichier (modifié à "
+        "la main, ou copié sous un autre nom)."
+    ),
+    "history.unreachable": (
+        "Le journal {url} est injoignable ({error}) : vérifiez l'URL, le réseau et les "
+        "identifiants (pour S3 les variables AWS_*, AWS_ENDPOINT_URL pour un serveur "
+        "compatible S3), ou donnez un autre journal avec log=, SKYNET_RUN_LOG ou --log-dir."
+    ),
     # --- round 8: history: new keys above this line ---
     # --- round 8: build: new keys above this line ---
 }

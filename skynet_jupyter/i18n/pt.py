@@ -1058,9 +1058,9 @@ MESSAGES = {
     ),
     "cache.locked": (
         "A cache de execuções {path} está bloqueada por outro processo (esperou {seconds} s: "
-        "{error}). Nada se perde e nada precisa de ser apagado: as respostas obtidas entretanto "
-        "ficam guardadas neste kernel e são escritas no ficheiro assim que o bloqueio for "
-        "libertado."
+        "{error}). Nada precisa de ser apagado: as respostas obtidas entretanto ficam "
+        "guardadas neste kernel e são escritas no ficheiro assim que o bloqueio for libertado "
+        "(um processo que termine antes diz quantas não conseguiu escrever)."
     ),
     "cache.is_directory": "é uma pasta, não um ficheiro",
     "engine.replayed": (
@@ -2047,6 +2047,29 @@ MESSAGES = {
         "concluída ({error}): reinicie o kernel (ou o processo Python) e execute de novo. "
         "Não é preciso reinstalar nada."
     ),
+    "model.litellm_restart_installed": (
+        "O litellm não pôde ser importado antes neste processo ('{missing}' estava faltando); "
+        "'{missing}' está instalado agora, mas este processo ainda não consegue importar o "
+        "litellm ({error}): reinicie o kernel (ou o processo Python) e execute de novo. Não é "
+        "preciso reinstalar nada."
+    ),
+    "case.run_past_limit": (
+        "run(artifact, input) levou {took} s, além do seu limite de {seconds} s, numa chamada "
+        "que reteve a sua thread (código C que o Python não consegue interromper, como uma "
+        'expressão regular que retrocede): o caso falha no seu limite. isolation="process" '
+        "(--isolation process) para uma chamada assim no limite."
+    ),
+    "case.metric_past_limit": (
+        "score levou {took} s, além do limite de tempo da métrica de {seconds} s, numa chamada "
+        "que reteve a sua thread (código C que o Python não consegue interromper, como uma "
+        'expressão regular que retrocede): o caso falha no seu limite. isolation="process" '
+        "(--isolation process) para uma chamada assim no limite."
+    ),
+    "cache.unwritten_at_exit": (
+        "{count} respostas de modelo não foram escritas na cache de execuções {path}: outro "
+        "processo ainda a mantinha bloqueada quando este processo terminou. Não ficam "
+        "guardadas; a próxima execução volta a pedi-las ao modelo."
+    ),
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save: o que mudou desde que foi guardada (issue 44, ponto 1).
     "magic.save_refused_changed": (
@@ -2377,6 +2400,15 @@ MESSAGES = {
     "history.refresh": "Atualizar",
     "history.refreshed": "Lido às {time}; volta a ler após cada célula, e em Atualizar.",
     "history.case_score_line": "caso {case} ({id}): pontuação {score_a} → {score_b} ({delta})",
+    "history.why_id_not_name": (
+        "o id de execução do seu cabeçalho não é o nome do seu ficheiro (editado à mão, ou "
+        "copiado com outro nome)."
+    ),
+    "history.unreachable": (
+        "O registo {url} não está acessível ({error}): verifique o URL, a rede e as "
+        "credenciais (para S3 as variáveis AWS_*, AWS_ENDPOINT_URL para um servidor "
+        "compatível com S3), ou indique outro registo com log=, SKYNET_RUN_LOG ou --log-dir."
+    ),
     # --- round 8: history: new keys above this line ---
     # --- round 8: build: new keys above this line ---
 }

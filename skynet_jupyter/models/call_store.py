@@ -32,6 +32,7 @@ import json
 import os
 import shutil
 import sqlite3
+import sys
 import threading
 import time
 import warnings
@@ -149,6 +150,7 @@ class CallStore:
         with self._lock:
             self.broken = True
             self._pending.clear()
+            _UNWRITTEN.discard(self)
             if self._warned:
                 return
             self._warned = True
@@ -191,6 +193,24 @@ class CallStore:
             self._pending[key] = json.dumps(record, ensure_ascii=False)
         return self.flush()
 
+    def take_pending(self) -> dict[str, str]:
+        """The replies waiting in memory, taken out of this store: a worker process hands
+        them to its parent, which outlives it (``adopt``)."""
+        with self._lock:
+            taken, self._pending = self._pending, {}
+        return taken
+
+    def adopt(self, replies: dict[str, str]) -> None:
+        """Replies another process of this run could not write (the file locked): kept here
+        until the file is free (said once, as a lock seen here is), newer ones first."""
+        if self.broken or not replies:
+            return
+        with self._lock:
+            for key, text in replies.items():
+                self._pending.setdefault(key, text)
+        self._failed(sqlite3.OperationalError("database is locked (by another process)"))
+        self.flush()
+
     def flush(self) -> bool:
         """Write the replies waiting in memory; False when some still wait (or it is off).
 
@@ -202,9 +222,11 @@ class CallStore:
                 return not self.broken  # being written, with this thread's replies
             try:
                 if not self._write_waiting():
+                    _UNWRITTEN.add(self)  # kept alive (its cache may be gone) until written
                     return False
             finally:
                 self._writing.release()
+        _UNWRITTEN.discard(self)
         return not self.broken
 
     def _write_waiting(self) -> bool:
@@ -334,14 +356,22 @@ class CallStore:
 # Every store of this process, for the two moments that concern them all: the process's
 # end (what still waits is written) and a fork (the child's own locks and connections).
 _STORES: weakref.WeakSet[CallStore] = weakref.WeakSet()
+# The stores whose replies wait for a lock to pass: held here, so that a run's cache made
+# for one call (``run_cache=RunCache(path=...)``) and dropped still writes them, or says why.
+_UNWRITTEN: set[CallStore] = set()
 
 
 def _write_at_exit() -> None:
+    """What still waits is written, with the whole wait once more; what cannot be is said
+    (the lock's warning said the replies would be written once the lock passed)."""
     for store in list(_STORES):
         if store.pending and not store.broken:
-            with contextlib.suppress(Exception):  # the end of the process: nothing to say
-                store._locked_at = None  # the whole wait, once more
-                store.flush()
+            with contextlib.suppress(Exception):  # the end of the process: nothing to raise
+                store._locked_at = None
+                if not store.flush():
+                    count, path = store.pending, str(store.path)
+                    said = t("cache.unwritten_at_exit", resolve_lang(None), count=count, path=path)
+                    print(said, file=sys.stderr)
 
 
 def _forget_in_child() -> None:

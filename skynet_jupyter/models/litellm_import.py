@@ -38,7 +38,9 @@ The next call works after anything (issue 43, rule 7):
   logging thread imports lazily, after a call returned): it imports them afresh.
 - **A failed import** is said once and not tried again (seconds each time): a
   missing dependency names it; a failure after an interrupted import says that a
-  restart is needed, never that the install is broken.
+  restart is needed, never that the install is broken.  Once the missing module is
+  found (``%pip install`` in the kernel), the next call imports again, and if that
+  fails too, says that a restart is needed.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from __future__ import annotations
 import concurrent.futures.thread  # noqa: F401  (before our fork handler: see below)
 import contextlib
 import importlib
+import importlib.util
 import logging  # noqa: F401  (before our fork handler: see below)
 import os
 import sys
@@ -76,6 +79,8 @@ class _State:
     warmer: int | None = None  # the thread holding it (outermost), for a fork to look at
     ready = False  # imported and warmed up, in this process
     broken: str | None = None  # why litellm failed to load once: said again, not retried
+    missing: str | None = None  # the module it missed then: tried again once it is found
+    installed: str | None = None  # that module, installed since: a new failure needs a restart
     interrupted = False  # an import was cut short here (Ctrl-C): a failure after it is ours
     fallback_s: float | None = None  # the import that fell back to the bundled price map
     told = False
@@ -100,7 +105,8 @@ def _importing() -> Iterator[None]:
 
 def imported_litellm() -> Any:
     """litellm, imported now if it is not yet (waiting for an import under way)."""
-    if _State.broken is not None:  # tried once: seconds per call to fail the same way
+    if _State.broken is not None and not _installed_since():
+        # Tried once: seconds per call to fail the same way.
         raise ImportError(_State.broken)  # a new one each time: no traceback piling up
     if "litellm" not in sys.modules:
         with _importing():
@@ -110,9 +116,25 @@ def imported_litellm() -> Any:
     return litellm
 
 
+def _installed_since() -> bool:
+    """Whether the module litellm missing when it failed is found now (``%pip install``
+    in the kernel): the failure is forgotten, and the next import tries again."""
+    missing = _State.missing
+    if missing is None:
+        return False
+    importlib.invalidate_caches()  # the path finders cached the folders before the install
+    try:
+        found = importlib.util.find_spec(missing.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        _State.broken, _State.missing, _State.installed = None, None, missing
+    return found
+
+
 def _first_import() -> Any:
     """``import litellm`` in this process, said once if it fails, taken back if cut short."""
-    if _State.broken is not None:  # the thread this one waited for failed
+    if _State.broken is not None and not _installed_since():  # the thread waited for failed
         raise ImportError(_State.broken)
     fresh = "litellm" not in sys.modules
     before = set(sys.modules)
@@ -154,9 +176,13 @@ def _not_importable(problem: BaseException) -> str:
     """The sentence of a litellm that could not load: the restart it needs after an
     interrupted import here, else what it misses and how to reinstall it."""
     missing = getattr(problem, "name", None) if isinstance(problem, ImportError) else None
+    error = f"{type(problem).__name__}: {problem}"
     if _State.interrupted:
-        return t("model.litellm_restart", error=f"{type(problem).__name__}: {problem}")
+        return t("model.litellm_restart", error=error)
+    if _State.installed is not None:  # what it missed came since: this process keeps the rest
+        return t("model.litellm_restart_installed", missing=_State.installed, error=error)
     if missing:
+        _State.missing = missing
         return t("model.litellm_broken_missing", missing=missing)
     return t("model.litellm_broken", error=repr(problem))
 

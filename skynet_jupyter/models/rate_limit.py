@@ -29,7 +29,9 @@ of its endpoint (the model string and ``api_base``; never the API key), which:
   whole Retry-After); the first burst's pause, once it set the pace, lasts only
   until the provider's bucket refilled a few requests; and a 429 to a request sent
   before the current pause began (answered then, read late by a busy client)
-  does not lengthen it;
+  does not lengthen it.  A 429 without those headers while the pace is still
+  unknown pauses the endpoint as if it had asked for 0.5 s, doubled for each 429
+  in a row (8 s at most): never retried back to back;
 - retries a 429 itself (litellm's own 429 retries are off), at most
   :data:`RATE_LIMIT_RETRIES` times and :data:`MAX_WAIT_SECONDS` in all, and never a
   quota error (retrying cannot fix it);
@@ -126,6 +128,11 @@ PROBE_ABOVE = 1.0  # seconds without a 429 before the pace goes above where 429s
 # fewer are a bunch of requests this machine's jitter sent at once.
 IN_A_ROW = 4
 REFILL = 4.0  # requests: the first burst's whole-endpoint pause lasts until this many refill
+# A 429 without Retry-After while the pace is unknown (too few answers to set one): the
+# endpoint pauses as if the provider had asked for BACKOFF seconds, doubled for each 429
+# in a row, BACKOFF_MOST at most (retried back to back, 270 requests went in 4.5 s).
+BACKOFF = 0.5
+BACKOFF_MOST = 8.0
 _SAMPLES = 32  # rate estimates kept (the smallest is the closest to the truth, see _learn)
 
 T = TypeVar("T")
@@ -624,6 +631,9 @@ class EndpointLimiter:
             unknown = self.rate is None
             if permit.decreases == self.decreases:  # the first 429 since the last decrease
                 self._decrease(now)
+            if pause is None and self.rate is None:
+                pause = _backoff(self._refused_in_row)
+                self._refused_pause = pause  # a refusal streak spans the pauses it implies
             # A pause longer than any call waits (a quota spent for the day) fails the
             # calls instead (see send): held threads would only wait to fail.
             if pause is not None and pause <= MAX_WAIT_SECONDS and everyone:
@@ -881,6 +891,12 @@ class Sent:
 
     response: Any
     retries: int
+
+
+def _backoff(in_a_row: int) -> float:
+    """The pause a 429 without Retry-After implies while the pace is unknown: BACKOFF
+    seconds, doubled for each 429 in a row before it, BACKOFF_MOST at most."""
+    return min(BACKOFF_MOST, BACKOFF * 2.0 ** min(max(in_a_row - 1, 0), 16))
 
 
 def send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:

@@ -19,7 +19,14 @@ from ..core.contract import METRIC_RETURN_VALUE, RUN_FUNCTION
 from ..core.report import CaseResult
 from ..i18n import t
 
-__all__ = ["ForkGuard", "carried_on", "end_copy", "name_the_fork", "on_worker_thread"]
+__all__ = [
+    "ForkGuard",
+    "carried_on",
+    "end_copy",
+    "forget_copies",
+    "name_the_fork",
+    "on_worker_thread",
+]
 
 WAIT_S = 2.0  # how long the real worker waits for a copy to either end or report itself
 _POLL_S = 0.005
@@ -172,6 +179,13 @@ def carried_on(forked: dict[int, bool]) -> set[int]:
             break
         time.sleep(_POLL_S)
     return {index for index in forked if _heard.pop(index, [0, 0])[1]}
+
+
+def forget_copies(cases: set[int]) -> None:
+    """Forget what the copies of ``cases`` said (cases not waited for: failed already)."""
+    _read_pipe()
+    for index in cases:
+        _heard.pop(index, None)
 
 
 def _read_pipe() -> None:

@@ -254,6 +254,14 @@ class _WorkerCases:
                 continue
             replies.write(self._scored(case))
 
+    def _hand_over_unwritten(self) -> None:
+        """Replies the run cache could not write (another process holds the file): to the
+        parent, which outlives this worker and writes them once the file is free."""
+        cache = self.runner.call_cache
+        store = None if cache is None else cache.disk
+        if store is not None and store.pending and not store.flush():
+            self.replies.send("unwritten", store.take_pending())
+
     def _scored(self, case: Case) -> bytes:
         """The result message of one case (never raises)."""
         runner, forks, watch = self.runner, self.forks, self.watch
@@ -262,6 +270,7 @@ class _WorkerCases:
         forks.stop_if_copy()  # a copy made by os.fork in the case ends here
         watch.deadline = math.inf
         result = forks.checked(result, runner.lang)
+        self._hand_over_unwritten()
         try:
             return _pack(("result", result))
         except BaseException as exc:
@@ -621,8 +630,16 @@ class Processes:
             self.pool.provider_stop = self.pool.provider_stop or value
         elif kind == "given":
             slot.given = value
+        elif kind == "unwritten":
+            self._adopt_unwritten(value)
         elif kind in ("unreadable", "result"):
             self._finished(slot, kind, value)
+
+    def _adopt_unwritten(self, replies: dict[str, str]) -> None:
+        cache = self.runner.call_cache
+        store = None if cache is None else cache.disk
+        if store is not None:
+            store.adopt(replies)
 
     def _finished(self, slot: _Slot, kind: str, value: Any) -> None:
         case, slot.case = slot.case, None

@@ -197,7 +197,7 @@ class CaseRunner:
         finally:
             _current.reset(token)
 
-    def score_case(self, case: Case, ctx: CaseContext, watch: Deadline) -> CaseResult:
+    def score_case(self, case: Case, ctx: CaseContext, watch: Deadline) -> CaseResult:  # noqa: C901
         """The hot path: run (or reuse) the output, call the metric, validate.
 
         It never raises: whatever goes wrong in one case's pipeline (copying,
@@ -246,9 +246,12 @@ class CaseRunner:
             except BaseException as exc:
                 parts = {"input": case_input, "expected": expected}
                 return self._metric_raised(case, output, seen, ctx, exc, parts, started)
+            ended = time.perf_counter()
             judge = ctx.judge_usage  # litellm's import at a judge's first miss: not its time
             held = 0.0 if judge is None else judge.setup_ms
-            metric_ms = (time.perf_counter() - started) * 1000.0 - held
+            metric_ms = (ended - started) * 1000.0 - held
+            if ended > watch.deadline:  # held its thread past the limit: see _past_limit
+                return self._past_limit(case, output, seen, ctx, ended - started, in_run=False)
             stage = _CHECK
             # The usual return, (float, {"feedback": str}) without named scores, is
             # read here as validate_return's own fast path reads it (the same
@@ -397,7 +400,10 @@ class CaseRunner:
                 case, None, spent, ctx, RUN_FUNCTION, error, _user_traceback(exc), None
             )
             return None, None, failure
-        run_ms = (time.perf_counter() - started) * 1000.0
+        ended = time.perf_counter()
+        if ended > watch.deadline:  # held its thread past the limit: see _past_limit
+            return None, None, self._past_limit(case, None, None, ctx, ended - started, in_run=True)
+        run_ms = (ended - started) * 1000.0
         usage = ctx.run_usage
         # No model call made: the run cost nothing (cost 0.0, not "not measured").
         seen = (
@@ -432,6 +438,28 @@ class CaseRunner:
         result = self._failed(case, output, seen, ctx, step, t(message_id, self.lang), None, None)
         result.hint_id = NO_MODEL_HINTS[missing.role]
         return result
+
+    def _past_limit(
+        self,
+        case: Case,
+        output: Any,
+        seen: Observation | None,
+        ctx: CaseContext,
+        took: float,
+        *,
+        in_run: bool,
+    ) -> CaseResult:
+        """A run or metric that returned after its time limit fails as one stopped there.
+
+        A call that holds its thread (C code: a regular expression that backtracks, a
+        long numpy call) keeps the watcher from running until it returns: its result
+        arrives first, and would pass (thread mode; a process is stopped at the limit).
+        """
+        limit = self.limits.run if in_run else self.limits.metric
+        key = "case.run_past_limit" if in_run else "case.metric_past_limit"
+        error = t(key, self.lang, took=f"{took:.1f}", seconds=f"{limit:g}")
+        step = RUN_FUNCTION if in_run else METRIC_TIME_LIMIT
+        return self._failed(case, output, seen, ctx, step, error, None, limit * 1000.0)
 
     def _failed(
         self,

@@ -36,7 +36,7 @@ from ..core.skynet_import import install_skynet_module
 from ..i18n import t
 from ..models.case_context import current_case as _current
 from .driver import TICK, Batch, Driven, NotRun, OnResult, drive, stops_the_run
-from .forks import carried_on, end_copy, name_the_fork, on_worker_thread
+from .forks import carried_on, end_copy, forget_copies, name_the_fork, on_worker_thread
 from .one_case import Abandoned, CaseRunner, Deadline, clock_held, fill_measures
 
 _NEVER = math.inf
@@ -458,8 +458,12 @@ class Threads:
         return not self.job.timed_out and self.ramp.spawned <= 1
 
     def finish(self, results: list[CaseResult]) -> None:
-        forked = self.job.forked
-        if forked:  # a case forked on its thread: if its copy came back, the case fails
+        # A case that forked on its thread fails if its copy came back.  A case failed at its
+        # time limit is not waited for: its copy may run as long as the hung case does,
+        # and the case has failed already.
+        forked = {i: v for i, v in self.job.forked.items() if i not in self.job.timed_out}
+        forget_copies(set(self.job.forked) - set(forked))
+        if forked:
             carried = carried_on(forked)
             for result in results:
                 if result.index in carried:

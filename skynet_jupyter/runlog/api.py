@@ -210,6 +210,59 @@ def _record_of_report(report: Any) -> RunRecord:
     return in_memory(draft(report, None, None, None, surface=current_surface()))
 
 
+def _run_of_report(report: Any, log: Any) -> RunRecord:
+    """The run ``report`` was recorded as (in ``log``), else a record made from it now.
+
+    A report returned by ``sj.evaluate`` or read back with ``RunRecord.report()`` is a
+    run of the log: named by its id there, as ``skynet-check diff`` names it, the same
+    on each call.  A report never recorded gets an id of its own (a record in memory).
+    """
+    made = _record_of_report(report)
+    try:
+        location = resolve_location(log)
+        if location is None:
+            return made
+        flush()
+        candidates = read_records(open_store(location), keep=_SameHead(made.head), quiet=True)
+    except (OSError, ImportError):  # the log cannot be read now: the report as it is
+        return made
+    return next((record for record in candidates if _same_cases(record, made)), made)
+
+
+@dataclass(frozen=True, slots=True)
+class _SameHead:
+    """A head that may be ``made``'s run: its metric, kind, size and time, read at once."""
+
+    made: dict[str, Any]
+
+    def __call__(self, head: dict[str, Any]) -> bool:
+        made = self.made
+        return (
+            head["metric"]["name"] == made["metric"]["name"]
+            and head["run_kind"] == made["run_kind"]
+            and head["totals"]["cases"] == made["totals"]["cases"]
+            # The run's own time, to the bit (a JSON float reads back the same): two runs
+            # never take exactly as long, so this tells a run's report from another's.
+            and float(head["elapsed_s"]) == float(made["elapsed_s"])
+        )
+
+
+_SAME_CASE = ("index", "score", "failed_step", "output", "feedback", "error")
+
+
+def _same_cases(record: RunRecord, made: RunRecord) -> bool:
+    """The record holds the same results as the record made from the report (row, score,
+    verdict, output, feedback and error of every case; the identity of a case whose input
+    was cut differs once read back, so it is not compared)."""
+    try:
+        recorded = record.cases
+    except RecordProblem:
+        return False
+    return [[line.get(name) for name in _SAME_CASE] for line in recorded] == [
+        [line.get(name) for name in _SAME_CASE] for line in made.cases
+    ]
+
+
 def resolve_run(
     ref: Any, *, log: Any = None, metric: str | None = None, data: str | None = None
 ) -> RunRecord:
@@ -221,7 +274,7 @@ def resolve_run(
     if isinstance(ref, RunRecord):
         return ref
     if hasattr(ref, "cases") and hasattr(ref, "metric_name"):
-        return _record_of_report(ref)
+        return _run_of_report(ref, log)
     if not isinstance(ref, str) or not ref.strip():
         raise TypeError(t("history.bad_ref", kind=type(ref).__name__))
     location = resolve_location(log)
@@ -295,4 +348,7 @@ def diff(
     named = named or first.metric
     if second is None:
         second = resolve_run(b, log=log, metric=named)
-    return compare_runs(first, second, allow_different_data=allow_different_data, lang=lang)
+    try:
+        return compare_runs(first, second, allow_different_data=allow_different_data, lang=lang)
+    except RecordProblem as problem:  # a case line damaged: its sentence names the file
+        raise UnknownRun(str(problem)) from None

@@ -3,7 +3,8 @@ else ``.skynet_runs`` in the working directory (the run cache's ``.skynet_cache`
 
 A location is a folder or an fsspec URL (``s3://bucket/runs``: a team shares one
 log across machines and CI).  ``False``, ``0`` (or ``"0"``, ``"off"``, ``"false"``,
-``"no"`` in the variable) turns the log off.  A folder is resolved when the run
+``"no"`` in the variable) turns the log off; ``True`` (or ``"1"``, ``"on"``, ``"true"``,
+``"yes"``) is the default place.  A folder is resolved when the run
 is recorded, so a later ``os.chdir`` does not move a run already on its way.
 """
 
@@ -17,11 +18,20 @@ from typing import Any
 
 from ..core.secrets import masked
 
-__all__ = ["DEFAULT_FOLDER", "ENV_VARIABLE", "LogLocation", "is_off", "resolve_location"]
+__all__ = [
+    "DEFAULT_FOLDER",
+    "ENV_VARIABLE",
+    "LogLocation",
+    "is_off",
+    "is_on",
+    "resolve_location",
+]
 
 DEFAULT_FOLDER = ".skynet_runs"
 ENV_VARIABLE = "SKYNET_RUN_LOG"
 _OFF_WORDS = frozenset({"0", "false", "no", "off", "none"})
+# SKYNET_RUN_LOG=1 means "on", as True does: never a folder named "1" or "true".
+_ON_WORDS = frozenset({"1", "true", "yes", "on"})
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -51,6 +61,13 @@ def is_off(value: Any) -> bool:
     return isinstance(value, str) and value.strip().lower() in _OFF_WORDS
 
 
+def is_on(value: Any) -> bool:
+    """Whether a setting's value means "on, in the default place" (``True``, ``"1"``...)."""
+    if value is True or (isinstance(value, int) and not isinstance(value, bool) and value == 1):
+        return True
+    return isinstance(value, str) and value.strip().lower() in _ON_WORDS
+
+
 def _configured() -> Any:
     from ..models.settings import configured_run_log
 
@@ -60,8 +77,8 @@ def _configured() -> Any:
 def resolve_location(log: Any = None, *, cwd: Path | None = None) -> LogLocation | None:
     """The log's place (None: the log is off), from ``log`` or the settings.
 
-    ``log`` is a folder, a URL, ``True`` (the default place), ``False``/``0``
-    (off), or None (the settings decide).
+    ``log`` is a folder, a URL, ``True``/``1``/``"on"`` (the default place),
+    ``False``/``0``/``"off"`` (off), or None (the settings decide).
     """
     value = log if log is not None else _configured()
     if value is None:
@@ -69,7 +86,7 @@ def resolve_location(log: Any = None, *, cwd: Path | None = None) -> LogLocation
         value = env or True
     if is_off(value):
         return None
-    if value is True:
+    if is_on(value):
         return LogLocation(path=(cwd or Path.cwd()) / DEFAULT_FOLDER)
     if isinstance(value, LogLocation):
         return value

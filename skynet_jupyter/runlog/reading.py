@@ -15,7 +15,7 @@ from typing import Any
 
 from ..i18n import t
 from .record import RunRecord
-from .schema import DamagedRecord, NewerSchema, RecordProblem, checked_head
+from .schema import DamagedRecord, NewerSchema, RecordProblem, case_problem, checked_head
 from .store import RunFile, Store, warn
 
 __all__ = ["head_of", "read_records", "record_of"]
@@ -32,6 +32,10 @@ def head_of(file: RunFile, line: bytes) -> dict[str, Any]:
     checked = checked_head(head, file.where)
     if len(line) + checked["body_bytes"] != file.size:
         raise DamagedRecord("history.damaged", path=file.where, why=t("history.why_size"))
+    # A run is named by its file (sj.diff, skynet-check diff): a head naming another run (a
+    # hand edit, a copy under another name) would be listed under an id nothing finds.
+    if checked["id"] != file.run_id:
+        raise DamagedRecord("history.damaged", path=file.where, why=t("history.why_id_not_name"))
     return checked
 
 
@@ -79,9 +83,10 @@ def _case_lines(lines: list[bytes], where: str) -> list[dict[str, Any]]:
     if not isinstance(cases, list) or len(cases) != len(lines):
         raise DamagedRecord("history.damaged", path=where, why=t("history.why_json"))
     for case in cases:
-        if type(case) is not dict or type(case.get("id")) is not str:
+        field = case_problem(case)
+        if field is not None:
             raise DamagedRecord(
-                "history.damaged", path=where, why=t("history.why_field", field="id")
+                "history.damaged", path=where, why=t("history.why_field", field=field)
             )
     return cases
 

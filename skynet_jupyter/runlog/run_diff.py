@@ -1,11 +1,13 @@
 """Two runs compared case by case: :class:`RunDiff` and its :class:`CaseChange` rows.
 
 Cases are matched by identity (their input and expected value), never by row, so
-reordered data still matches.  A case **regressed** when it passed in ``a`` and
-fails in ``b``, or its score went down; it **improved** the other way round (a
-change of pass or fail outweighs the score); it is **unchanged** otherwise (its
-feedback or output may still have changed: ``feedback_changed``); ``added`` cases
-are only in ``b``, ``removed`` only in ``a``.  So ``diff(b, a)`` mirrors
+reordered data still matches; rows repeated with the same input and expected are
+paired by what the runs made of them (the same outcome first), never by their turn,
+so that reordering them changes nothing either.  A case **regressed** when it passed
+in ``a`` and fails in ``b``, or its score went down; it **improved** the other way
+round (a change of pass or fail outweighs the score); it is **unchanged** otherwise
+(its feedback or output may still have changed: ``feedback_changed``); ``added``
+cases are only in ``b``, ``removed`` only in ``a``.  So ``diff(b, a)`` mirrors
 ``diff(a, b)``: its regressions are the other's improvements, its added the other's
 removed, its deltas the other's negated, and a run compared with itself is empty.
 
@@ -17,8 +19,10 @@ shared cases; cost and time are the whole runs'.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from typing import Any
 
 from ..core.shows_itself import ShowsItself
@@ -29,6 +33,8 @@ from .words import source_diff, word_diff
 __all__ = ["CaseChange", "DifferentData", "RunDiff", "compare_runs"]
 
 SAME_SCORE = 1e-12  # scores closer than this are the same score
+# The fields of a case line a diff tells apart (``cut``: the whole texts' hashes).
+_COMPARED = ("failed_step", "output", "feedback", "error", "cut")
 
 
 class DifferentData(ValueError):
@@ -285,6 +291,66 @@ def _deltas(diff: RunDiff) -> Deltas:
     )
 
 
+Line = dict[str, Any]
+
+
+def _by_case(lines: list[Line]) -> dict[str, list[Line]]:
+    """The case lines by case: a row repeated (``ID#2``, ``ID#3``) goes with its ``ID``."""
+    cases: dict[str, list[Line]] = {}
+    for line in lines:
+        cases.setdefault(line["id"].partition("#")[0], []).append(line)
+    return cases
+
+
+def _paired(group_a: list[Line], group_b: list[Line]) -> list[tuple[Line | None, Line | None]]:
+    """The lines of one case in ``a`` and in ``b`` paired; a line of one run alone is
+    paired with None (added, removed).
+
+    Rows repeated with the same input and expected differ only by what the run made of
+    them (``ID#2`` is the second by position): pairing by position would make a mere
+    reordering of the data a change.  So the pairs do not depend on the order: lines
+    with the same outcome are paired first, then the rest in the order of their outcome.
+    """
+    if len(group_a) <= 1 and len(group_b) <= 1:  # nearly every case: no repeated row
+        return [(group_a[0] if group_a else None, group_b[0] if group_b else None)]
+    left = sorted(group_a, key=_outcome)
+    waiting: dict[str, list[Line]] = {}
+    for line in sorted(group_b, key=_outcome):
+        waiting.setdefault(_outcome(line), []).append(line)
+    pairs: list[tuple[Line | None, Line | None]] = []
+    rest_a = []
+    for line in left:
+        same = waiting.get(_outcome(line))
+        if same:
+            pairs.append((line, same.pop(0)))
+        else:
+            rest_a.append(line)
+    rest_b = sorted((line for lines in waiting.values() for line in lines), key=_outcome)
+    pairs += zip_longest(rest_a, rest_b)
+    return pairs
+
+
+def _outcome(line: Line) -> str:
+    """What a diff compares of a case line, as one text: equal texts, no change."""
+    compared = [line.get(name) for name in _COMPARED]
+    compared.append(_score(line))
+    return json.dumps(compared, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _turn_id(case: str, turn: int) -> str:
+    """A change's id: the case's, ``#2``... for its repeated rows, in the order of the pairs
+    (not either run's rows: the same in ``diff(a, b)``, ``diff(b, a)`` and any order)."""
+    return case if turn == 1 else f"{case}#{turn}"
+
+
+def _change(identity: str, line_a: Line | None, line_b: Line | None) -> CaseChange:
+    if line_a is None:
+        return CaseChange(identity, "added", None, line_b)
+    if line_b is None:
+        return CaseChange(identity, "removed", line_a, None)
+    return CaseChange(identity, _kind(line_a, line_b), line_a, line_b)
+
+
 def _worst_first(change: CaseChange) -> tuple[int, float, int]:
     """Regressions: pass → fail first, then the biggest drop; improvements the other way."""
     delta = change.delta
@@ -308,8 +374,6 @@ def compare_runs(
                 size_b=b.data_size,
             )
         )
-    lines_a = {line["id"]: line for line in a.cases}
-    lines_b = {line["id"]: line for line in b.cases}
     groups: dict[str, list[CaseChange]] = {
         "regression": [],
         "improvement": [],
@@ -317,16 +381,12 @@ def compare_runs(
         "added": [],
         "removed": [],
     }
-    for identity, line_b in lines_b.items():
-        line_a = lines_a.get(identity)
-        if line_a is None:
-            groups["added"].append(CaseChange(identity, "added", None, line_b))
-        else:
-            kind = _kind(line_a, line_b)
-            groups[kind].append(CaseChange(identity, kind, line_a, line_b))
-    for identity, line_a in lines_a.items():
-        if identity not in lines_b:
-            groups["removed"].append(CaseChange(identity, "removed", line_a, None))
+    by_case_a, by_case_b = _by_case(a.cases), _by_case(b.cases)
+    for case in {**by_case_b, **by_case_a}:
+        pairs = _paired(by_case_a.get(case, []), by_case_b.get(case, []))
+        for turn, (line_a, line_b) in enumerate(pairs, start=1):
+            change = _change(_turn_id(case, turn), line_a, line_b)
+            groups[change.kind].append(change)
     shared = len(groups["regression"]) + len(groups["improvement"]) + len(groups["unchanged"])
     return RunDiff(
         a=a,

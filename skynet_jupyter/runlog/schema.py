@@ -36,6 +36,7 @@ __all__ = [
     "DamagedRecord",
     "NewerSchema",
     "RecordProblem",
+    "case_problem",
     "checked_head",
 ]
 
@@ -122,6 +123,34 @@ _HEAD_TYPES: dict[str, type | tuple[type, ...]] = {
     "body_bytes": int,
 }
 
+# The parts of the head a listing shows, and the case fields a diff and a report read back
+# rely on, each with its types: a bool is never taken for a number here.
+_COUNT = (int,)
+_NUMBER_OR_NULL = (int, float, type(None))
+_TOTALS_TYPES: dict[str, tuple[type, ...]] = {
+    "cases": _COUNT,
+    "asked": _COUNT,
+    "passed": _COUNT,
+    "failed": _COUNT,
+    "cached": _COUNT,
+    "pass_rate": _NUMBER_OR_NULL,
+    "mean": _NUMBER_OR_NULL,
+    "cost_usd": _NUMBER_OR_NULL,
+    "judge_cost_usd": _NUMBER_OR_NULL,
+    "mean_scores": (dict,),
+    "passed_check": (bool,),
+    "interrupted": (bool,),
+}
+_ORIGIN_TYPES: dict[str, tuple[type, ...]] = {"surface": (str,)}
+_CASE_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,),
+    "index": _COUNT,
+    "score": _NUMBER_OR_NULL,
+    "failed_step": (str, type(None)),
+    "scores": (dict, type(None)),
+    "cut": (dict, type(None)),
+}
+
 
 def checked_head(head: Any, path: str) -> dict[str, Any]:
     """``head`` (line 1 of a record, parsed) if this package can read its record.
@@ -152,12 +181,43 @@ def checked_head(head: Any, path: str) -> dict[str, Any]:
         raise _damaged(path, "metric")
     if not isinstance(data.get("fingerprint"), str):
         raise _damaged(path, "data")
+    _check_fields(head["totals"], _TOTALS_TYPES, "totals", path)
+    _check_fields(head["origin"], _ORIGIN_TYPES, "origin", path)
     for name in ("started", "ended"):
         try:
             datetime.fromisoformat(head[name])
         except ValueError:
             raise _damaged(path, name) from None
     return head
+
+
+def _check_fields(
+    part: dict[str, Any], types: dict[str, tuple[type, ...]], name: str, path: str
+) -> None:
+    """Each field of ``part`` (the head's ``totals`` or ``origin``) of its type: a listing
+    shows these, and a wrong one read as a default would be a made-up value ("no" read as
+    passed, "high" as no mean)."""
+    for field, kind in types.items():
+        value = part.get(field)
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kind):
+            raise _damaged(path, f"{name}.{field}")
+
+
+def case_problem(case: Any) -> str | None:
+    """The first field of a case line that is not of its type (None: it is a case line).
+
+    Only what a diff or a report read back relies on: the rest is read defensively.
+    """
+    if type(case) is not dict:
+        return "id"
+    for field, kind in _CASE_TYPES.items():
+        value = case.get(field)
+        if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kind):
+            return field
+    cut = case.get("cut")
+    if cut is not None and not all(isinstance(v, dict) for v in cut.values()):
+        return "cut"
+    return None
 
 
 def _damaged(path: str, field: str) -> DamagedRecord:

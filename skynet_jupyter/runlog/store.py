@@ -32,6 +32,7 @@ __all__ = [
     "LocalStore",
     "RemoteStore",
     "RunFile",
+    "RunLogUnreachable",
     "RunLogWarning",
     "Store",
     "open_store",
@@ -41,10 +42,15 @@ RUNS, SOURCES = "runs", "sources"
 SUFFIX = ".jsonl"
 HEAD_BYTES = 65_536  # a head longer than this is read whole
 SOURCE_GRACE_S = 3_600.0  # a source no run names is removed by prune only once this old
+_ERROR_CHARS = 200  # a back end's error, as the sentence about an unreachable log quotes it
 
 
 class RunLogWarning(UserWarning):
     """The run log could not be written, or a record in it could not be read."""
+
+
+class RunLogUnreachable(ConnectionError):
+    """The run log at a URL cannot be listed; ``str()`` names the URL and what to check."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +215,19 @@ class RemoteStore:
             entries = self.fs.ls(self._path(folder), detail=True)
         except FileNotFoundError:
             return []
+        except Exception as problem:  # each back end raises its own (botocore, aiohttp...)
+            raise self._unreachable(problem) from None
         return [entry for entry in entries if entry.get("type", "file") == "file"]
+
+    def _unreachable(self, problem: BaseException) -> RunLogUnreachable:
+        """One sentence naming the log and what to check, instead of the back end's error
+        (a connection error's text names an endpoint, never the log the user gave)."""
+        from ..core.secrets import redact
+
+        error = " ".join(redact(f"{type(problem).__name__}: {problem}").split())
+        if len(error) > _ERROR_CHARS:
+            error = error[: _ERROR_CHARS - 1] + "…"
+        return RunLogUnreachable(t("history.unreachable", url=self.location.shown, error=error))
 
     def run_files(self) -> list[RunFile]:
         found = []

@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..core.inert_text import one_line
 from ..i18n import t
 from ..show.formats import fmt_delta, fmt_mean, fmt_mean_delta, fmt_score, fmt_share, fmt_usd
 from ..show.render import cut, esc, show_value
@@ -131,6 +132,12 @@ def _row(record: RunRecord, lang: str) -> list[str]:
     ]
 
 
+def _text_row(record: RunRecord, lang: str) -> list[str]:
+    """A run's row as text: a line break in a record's text (its metric's name) is shown
+    escaped, so that a record can never add a line of its own to the listing."""
+    return [one_line(cell) for cell in _row(record, lang)]
+
+
 def _head_cells(lang: str) -> list[str]:
     return [
         t(key, lang)
@@ -159,7 +166,7 @@ def history_text(history: History) -> str:
         if history.location is not None:
             lines.append(t("history.empty", lang))
         return "\n".join(lines)
-    rows = [_head_cells(lang), *(_row(r, lang) for r in history.runs[:SHOWN_RUNS])]
+    rows = [_head_cells(lang), *(_text_row(r, lang) for r in history.runs[:SHOWN_RUNS])]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines += [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
@@ -486,6 +493,11 @@ def _value(value: Any) -> str:
     return cut(show_value(value, quote=True), VALUE_CHARS)
 
 
+def _value_line(value: Any) -> str:
+    """A value on one line of the text: its line breaks shown escaped (``one_line``)."""
+    return cut(one_line(show_value(value, quote=True)), VALUE_CHARS)
+
+
 def _verdict(passed: bool | None, lang: str) -> str:
     if passed is None:
         return "—"
@@ -522,8 +534,15 @@ _GROUPS = (
 
 
 def diff_text(diff: RunDiff) -> str:
+    """The diff as text.  Every user text (an input, a feedback, a metric's name) is shown
+    on its line with its line breaks escaped (``one_line``: ``\\n``, ``\\u2028``...): a
+    metric's feedback can never write a line that looks like one of the diff's own."""
     lang = diff.lang
-    lines = [diff_title(diff), "  a: " + _run_line(diff.a, lang), "  b: " + _run_line(diff.b, lang)]
+    lines = [
+        diff_title(diff),
+        "  a: " + one_line(_run_line(diff.a, lang)),
+        "  b: " + one_line(_run_line(diff.b, lang)),
+    ]
     if diff.note:
         lines.append(diff.note)
     lines += [counts_line(diff), deltas_line(diff)]
@@ -533,15 +552,11 @@ def diff_text(diff: RunDiff) -> str:
             continue
         lines.append(f"{t(title, lang, count=len(changes))}:")
         for change in changes[:SHOWN_CASES]:
-            lines.append(f"  {mark} {change_line(change, lang)}")
-            lines.append(f"      {t('history.input', lang)}: {_value(change.input)}")
-            if change.feedback_changed:
-                lines.append(
-                    f"      {t('history.feedback', lang)}: {pieces_text(change.feedback_diff)}"
-                )
-            elif change.feedback_b or change.feedback_a:
-                shown = change.feedback_b if change.feedback_b is not None else change.feedback_a
-                lines.append(f"      {t('history.feedback', lang)}: {shown}")
+            lines.append(f"  {mark} {one_line(change_line(change, lang))}")
+            lines.append(f"      {t('history.input', lang)}: {_value_line(change.input)}")
+            feedback = _feedback_line(change)
+            if feedback:
+                lines.append(f"      {t('history.feedback', lang)}: {feedback}")
         if len(changes) > SHOWN_CASES:
             lines.append("  " + t("history.more_cases", lang, count=len(changes) - SHOWN_CASES))
     source = diff.source_diff
@@ -549,8 +564,23 @@ def diff_text(diff: RunDiff) -> str:
         lines.append(
             t("history.source_changed", lang, a=_version(diff.a), b=_version(diff.b)) + ":"
         )
-        lines += [f"  {line}" for line in source.rstrip("\n").splitlines()]
+        lines += [f"  {line}" for line in _source_lines(source)]
     return "\n".join(lines)
+
+
+def _source_lines(source: str) -> list[str]:
+    """A source diff's lines, each shown on one line: its header names the metric, and a
+    source may hold a lone ``\\r`` or a form feed (a line break to some readers)."""
+    text = source.replace("\r\n", "\n").rstrip("\n")
+    return [one_line(line) for line in text.split("\n")]
+
+
+def _feedback_line(change: CaseChange) -> str:
+    """A case's feedback (its word diff when it changed) on one line ("" when none)."""
+    if change.feedback_changed:
+        return one_line(pieces_text(change.feedback_diff))
+    shown = change.feedback_b if change.feedback_b is not None else change.feedback_a
+    return one_line(shown or "")
 
 
 def _feedback_html(change: CaseChange) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import re
 
+from ..core.inert_text import one_line
+
 __all__ = ["diff_text", "source_diff", "word_diff"]
 
 _TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")  # words, spaces, punctuation
@@ -50,7 +52,8 @@ def source_diff(old: str | None, new: str | None, old_name: str, new_name: str) 
         difflib.unified_diff(
             old.splitlines(keepends=True),
             new.splitlines(keepends=True),
-            fromfile=old_name,
-            tofile=new_name,
+            # A name is a header line of the diff: a line break in it would end that line.
+            fromfile=one_line(old_name),
+            tofile=one_line(new_name),
         )
     )

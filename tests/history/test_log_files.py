@@ -243,8 +243,9 @@ def _with_head(log: Path, change) -> Path:
     (path,) = runs(log)
     head_line, body = path.read_bytes().split(b"\n", 1)
     head = json.loads(head_line)
-    change(head)
     forged = log / "runs" / "20990101-000000-0000f00d.jsonl"
+    head["id"] = forged.stem  # its own name: only ``change`` makes it damaged
+    change(head)
     forged.write_bytes(json.dumps(head).encode() + b"\n" + body)
     return forged
 

@@ -171,6 +171,47 @@ def test_a_litellm_missing_a_dependency_is_imported_once_per_process(server, tmp
     assert count.read_text().splitlines() == ["imported"]  # once, for six calls
 
 
+NO_OPENAI = """
+class NoOpenAI:
+    \"\"\"``openai`` missing, as when it is not installed, until ``installed`` is set.\"\"\"
+
+    installed = False
+    litellm_fails_again = {fails_again}
+
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "openai" and not self.installed:
+            raise ModuleNotFoundError("No module named 'openai'", name="openai")
+        if name == "litellm.types" and self.installed and self.litellm_fails_again:
+            raise ImportError("cannot initialize this module twice")
+        return None
+
+
+blocker = NoOpenAI()
+sys.meta_path.insert(0, blocker)
+first = check()
+blocker.installed = True  # %pip install openai, in the kernel
+said(first=first, again=check(), third=check())
+"""
+
+
+@pytest.mark.parametrize("fails_again", [False, True], ids=["imports-now", "restart-needed"])
+def test_a_dependency_installed_after_a_failed_import_is_used_without_a_restart(
+    server, fails_again
+):
+    """A6: litellm failed to import (``openai`` missing); once the user installs it, the
+    next call imports litellm and asks the model, or, when this process still cannot
+    import it, says that a restart is needed; never "reinstall" again."""
+    said = scenario(server, NO_OPENAI.format(fails_again=fails_again))
+    assert all("it needs 'openai', which is missing" in e for e in said["first"]["errors"])
+    for run in ("again", "third"):
+        errors = said[run]["errors"]
+        if fails_again:
+            assert all(e and "restart the kernel" in e and "'openai'" in e for e in errors)
+            assert not any("Reinstall" in e or "pip install" in e for e in errors), errors
+        else:
+            assert said[run]["passed"], errors
+
+
 FORK = """
 PARENT = os.getpid()
 holding, release = threading.Event(), threading.Event()
