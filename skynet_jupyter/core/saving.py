@@ -30,6 +30,7 @@ from ..i18n import t
 __all__ = [
     "SaveFailed",
     "SaveRecord",
+    "as_written",
     "change_said",
     "recall",
     "record_path",
@@ -115,6 +116,11 @@ def save_source(
     except (OSError, UnicodeEncodeError) as problem:  # not in the file's own encoding
         raise SaveFailed(t("magic.save_failed", lang, path=shown, error=problem)) from None
     return path.resolve(), t("magic.saved", lang, path=shown)
+
+
+def as_written(source: str) -> str:
+    """``source`` as a save writes it and a read gives it back (its line endings ``\n``)."""
+    return _lines(source)
 
 
 def _lines(text: str) -> str:

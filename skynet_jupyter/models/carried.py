@@ -25,9 +25,9 @@ _ENVIRONMENT = "env:"  # a carried name that is an environment variable
 # The provider keys litellm reads from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY,
 # AZURE_API_KEY...): those only, not every secret the caller's environment holds.
 _PROVIDER_KEY_ENDINGS = ("_API_KEY", "_API_TOKEN")
-# The environment variables an earlier run set here: a key the caller has since removed
-# goes too (a worker's own variables, set before, are left alone).
-_set_by_a_run: set[str] = set()
+# The environment variables a run set here, each with the worker's own value it replaced
+# (None: it had none): a key the caller has since removed gives the worker its own back.
+_replaced: dict[str, str | None] = {}
 
 
 def litellm_keys() -> dict[str, str]:
@@ -66,7 +66,7 @@ def keys_to_carry() -> dict[str, str]:
 def carry(keys: dict[str, Any] | None) -> None:
     """Set ``keys`` (from :func:`keys_to_carry` in the caller) in this process: on litellm,
     and in the environment, where a key a run set before and the caller no longer has
-    is removed."""
+    is removed (the worker's own value, if it had one, is back)."""
     keys = keys or {}
     usable = {n: v for n, v in keys.items() if isinstance(n, str) and isinstance(v, str)}
     for value in usable.values():
@@ -75,11 +75,15 @@ def carry(keys: dict[str, Any] | None) -> None:
     carried = {
         n.removeprefix(_ENVIRONMENT): v for n, v in usable.items() if n.startswith(_ENVIRONMENT)
     }
-    for name in _set_by_a_run - carried.keys():
-        os.environ.pop(name, None)
-    os.environ.update(carried)
-    _set_by_a_run.clear()
-    _set_by_a_run.update(carried)
+    for name in [name for name in _replaced if name not in carried]:
+        own = _replaced.pop(name)
+        if own is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = own
+    for name, value in carried.items():
+        _replaced.setdefault(name, os.environ.get(name))
+        os.environ[name] = value
     if not on_litellm:
         return
     import litellm  # the caller had it imported; a worker making its calls needs it too

@@ -117,19 +117,24 @@ def imported_litellm() -> Any:
 
 
 def _installed_since() -> bool:
-    """Whether the module litellm missing when it failed is found now (``%pip install``
-    in the kernel): the failure is forgotten, and the next import tries again."""
+    """Whether the module litellm missed when it failed, not found then, is found now
+    (``%pip install`` in the kernel): the failure is forgotten, the next import tries again."""
     missing = _State.missing
     if missing is None:
         return False
     importlib.invalidate_caches()  # the path finders cached the folders before the install
-    try:
-        found = importlib.util.find_spec(missing.split(".")[0]) is not None
-    except (ImportError, ValueError):
-        found = False
+    found = _findable(missing)
     if found:
         _State.broken, _State.missing, _State.installed = None, None, missing
     return found
+
+
+def _findable(module: str) -> bool:
+    """Whether the import system finds ``module``'s top package (without importing it)."""
+    try:
+        return importlib.util.find_spec(module.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _first_import() -> Any:
@@ -182,7 +187,9 @@ def _not_importable(problem: BaseException) -> str:
     if _State.installed is not None:  # what it missed came since: this process keeps the rest
         return t("model.litellm_restart_installed", missing=_State.installed, error=error)
     if missing:
-        _State.missing = missing
+        # Tried again once it is found, if it was not found now (a module that is there but
+        # fails to import is not fixed by installing it).
+        _State.missing = missing if not _findable(missing) else None
         return t("model.litellm_broken_missing", missing=missing)
     return t("model.litellm_broken", error=repr(problem))
 

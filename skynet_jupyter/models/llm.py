@@ -56,7 +56,7 @@ from .litellm_import import is_ready, warm_up
 from .model_names import check_model, describe_model
 
 if TYPE_CHECKING:
-    from .call_cache import CallCache
+    from .call_cache import CachedReply, CallCache
 
 __all__ = [
     "DEFAULT_RETRIES",
@@ -158,6 +158,20 @@ def messages_for(instructions: str, input: Any) -> list[dict[str, str]]:
     return messages
 
 
+def _reply_from_kept(kept: CachedReply, *, stand_in: bool = False) -> ModelReply:
+    """The reply the call cache kept: its text, token counts and cost as first paid, and
+    the time it took then, marked cached."""
+    return ModelReply(
+        kept.text,
+        kept.input_tokens,
+        kept.output_tokens,
+        kept.cost_usd,
+        stand_in=stand_in,
+        cached=True,
+        latency_ms=kept.latency_ms,
+    )
+
+
 def _complete_callable(
     model: Callable[..., Any], instructions: str, input: Any, options: dict[str, Any]
 ) -> ModelReply:
@@ -189,15 +203,7 @@ def _complete_kept(
     if reuse and key is not None:
         kept = call_cache.get(key)
         if kept is not None:
-            return ModelReply(
-                kept.text,
-                kept.input_tokens,
-                kept.output_tokens,
-                kept.cost_usd,
-                stand_in=stand_in,
-                cached=True,
-                latency_ms=kept.latency_ms,
-            )
+            return _reply_from_kept(kept, stand_in=stand_in)
     else:  # --fresh (or a request with no key): asked, and counted as asked
         call_cache.asked()
     started = time.perf_counter()
@@ -369,14 +375,7 @@ def _complete_litellm(
         else:  # --fresh (or a request with no key): asked, and counted as asked
             call_cache.asked()
         if kept is not None:
-            return ModelReply(
-                kept.text,
-                kept.input_tokens,
-                kept.output_tokens,
-                kept.cost_usd,
-                cached=True,
-                latency_ms=kept.latency_ms,
-            )
+            return _reply_from_kept(kept)
     missing = missing_key(call)  # at a miss: a reply from the cache needs no key
     if missing is not None:
         raise ModelKeyProblem(describe_model(model), missing[1])

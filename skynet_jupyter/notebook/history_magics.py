@@ -131,6 +131,7 @@ class HistoryMagics(Magics):
         """
         from ..runlog.api import UnknownRun, diff
         from ..runlog.run_diff import DifferentData
+        from ..runlog.store import RunLogUnreachable
 
         line, _silenced = _trailing_semicolon(line)
         args = parse_line(self.skynet_diff, line)
@@ -143,13 +144,14 @@ class HistoryMagics(Magics):
                     metric=None if args.metric is None else unquote(args.metric),
                     log=None if args.log is None else unquote(args.log),
                 )
-            except (UnknownRun, DifferentData, TypeError) as problem:
+            except (UnknownRun, DifferentData, RunLogUnreachable, TypeError) as problem:
                 raise UsageError(str(problem)) from None
 
 
 def _read(args: Any) -> Any:
     """The history the line asks for, read now and again on each refresh."""
     from ..runlog.api import history
+    from ..runlog.store import RunLogUnreachable
 
     name = None if args.name is None else unquote(args.name)
     data = None if args.data is None else unquote(args.data)
@@ -160,7 +162,7 @@ def _read(args: Any) -> Any:
     def read() -> History:
         try:
             return history(name, data=data, log=log, limit=args.limit)
-        except (TypeError, ValueError) as problem:
+        except (TypeError, ValueError, RunLogUnreachable) as problem:
             raise UsageError(str(problem)) from None
 
     read()  # a bad --log is said now, once

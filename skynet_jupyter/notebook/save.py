@@ -60,7 +60,7 @@ def refusal(path: Path, held: str, record: saving.SaveRecord | None, metric: str
         folder = str(saving.record_path(path).parent)
         return t("magic.save_refused", lang, path=shown, folder=folder)
     where = _where(record, lang)
-    if record.metric != metric and held == record.text:
+    if record.metric != metric and held == saving.as_written(record.text):
         return t(
             "magic.save_refused_other_metric",
             lang,

@@ -87,3 +87,28 @@ def test_unload_removes_the_magics(notebook):
     assert "skynet_diff" not in notebook.magics_manager.magics["line"]
     notebook.extension_manager.load_extension("skynet_jupyter")
     assert "skynet_history" in notebook.magics_manager.magics["line"]
+
+
+def test_an_unreachable_shared_log_is_a_usage_error_in_the_magics(notebook, monkeypatch):
+    """A log at a URL nothing answers: the magic's one sentence, not a traceback."""
+    import socket
+
+    s3fs = pytest.importorskip("s3fs")
+    with socket.socket() as taken:  # a port nothing listens on
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "skynettestkeyid")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "skynettestsecret42")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    monkeypatch.setenv("AWS_ENDPOINT_URL", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("AWS_MAX_ATTEMPTS", "1")
+    s3fs.S3FileSystem.clear_instance_cache()
+    try:
+        for magic, line in [
+            ("skynet_history", "--log s3://nowhere/runs"),
+            ("skynet_diff", "last~1 last --log s3://nowhere/runs"),
+        ]:
+            with pytest.raises(UsageError, match="s3://nowhere/runs cannot be reached"):
+                notebook.run_line_magic(magic, line)
+    finally:
+        s3fs.S3FileSystem.clear_instance_cache()

@@ -81,14 +81,16 @@ def test_a_refusal_long_after_the_last_starts_a_new_streak():
     sj.configure(refusal_timeout=0.2)
     try:
         limiter = _rate_limit.EndpointLimiter("openai/streak", "http://127.0.0.1:9")
-        limiter.rate_limited_by(limiter.acquire(), None)  # no Retry-After
-        time.sleep(0.45)  # longer than the limit: the endpoint was idle, not refusing
+        limiter.rate_limited_by(limiter.acquire(), None)  # no Retry-After: 0.5 s implied
+        # Longer than the limit and the pause the 429 implied: idle, not refusing.
+        time.sleep(0.2 + _rate_limit.BACKOFF + 0.25)
         limiter.rate_limited_by(limiter.acquire(), None)
         assert not limiter.refusing()
-        time.sleep(0.1)
+        began = time.monotonic()
+        # The next request waits for the pause the last 429 implied (doubled: 1 s), then
+        # gets a 429 too: more than the limit of nothing but 429s.
         limiter.rate_limited_by(limiter.acquire(), None)
-        time.sleep(0.15)
-        limiter.rate_limited_by(limiter.acquire(), None)  # 0.25 s of nothing but 429s
+        assert time.monotonic() - began >= 2 * _rate_limit.BACKOFF - 0.05
         assert limiter.refusing()
     finally:
         sj.configure(refusal_timeout=_rate_limit.REFUSAL_TIMEOUT)
