@@ -1974,6 +1974,11 @@ MESSAGES = {
         "still held it locked when this process ended. They are not kept; the next run asks "
         "the model for them again."
     ),
+    "history.unreadable_folder": (
+        "The run log {path} cannot be read ({error}): give a folder there, or another "
+        "with configure(run_log=...), SKYNET_RUN_LOG or --log-dir (0 turns the log off)."
+    ),
+    "history.why_unshowable": "it holds what no run writes ({error}).",
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save: what changed since the metric's own save (issue 44, item 1).
     "magic.save_refused_changed": (

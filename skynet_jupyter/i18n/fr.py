@@ -2049,6 +2049,12 @@ MESSAGES = {
         "un autre processus le tenait encore verrouillé quand ce processus s'est terminé. "
         "Elles ne sont pas gardées ; la prochaine exécution les redemandera au modèle."
     ),
+    "history.unreadable_folder": (
+        "Le journal des exécutions {path} ne peut pas être lu ({error}) : mettez-y un "
+        "dossier, ou donnez-en un autre avec configure(run_log=...), SKYNET_RUN_LOG ou "
+        "--log-dir (0 désactive le journal)."
+    ),
+    "history.why_unshowable": "il contient ce qu'aucune exécution n'écrit ({error}).",
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save : ce qui a changé depuis l'enregistrement (issue 44, point 1).
     "magic.save_refused_changed": (

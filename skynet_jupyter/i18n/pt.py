@@ -2070,6 +2070,12 @@ MESSAGES = {
         "processo ainda a mantinha bloqueada quando este processo terminou. Não ficam "
         "guardadas; a próxima execução volta a pedi-las ao modelo."
     ),
+    "history.unreadable_folder": (
+        "O registo de execuções {path} não pode ser lido ({error}): ponha lá uma pasta, ou "
+        "indique outra com configure(run_log=...), SKYNET_RUN_LOG ou --log-dir (0 desliga "
+        "o registo)."
+    ),
+    "history.why_unshowable": "contém o que nenhuma execução escreve ({error}).",
     # --- round 8: models: new keys above this line ---
     # %%skynet_metric --save: o que mudou desde que foi guardada (issue 44, ponto 1).
     "magic.save_refused_changed": (

@@ -357,6 +357,20 @@ class CallCache:
         if self.disk is not None:
             self.disk.put(key, reply.record())
 
+    def unwritten(self) -> dict[str, str]:
+        """The replies this process could not write to the file (another process holds it
+        locked), taken out: a worker hands them to the process that started the run."""
+        store = self.disk
+        if store is None or not store.pending or store.flush():
+            return {}
+        return store.take_pending()
+
+    def adopt(self, replies: dict[str, str]) -> None:
+        """Replies a worker could not write: kept here, written once the file is free."""
+        store = self.disk
+        if replies and store is not None:
+            store.adopt(replies)
+
     @property
     def hits(self) -> int:
         return self._counts.hits

@@ -93,6 +93,7 @@ class CallStore:
         self._warned = False
         self._pending: dict[str, str] = {}  # key -> record: replies not yet in the file
         self._locked_at: float | None = None  # monotonic(): the lock seen, not yet passed
+        self._copy = False  # unpickled in a worker: see __setstate__
         _STORES.add(self)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -103,6 +104,10 @@ class CallStore:
         self.__init__(state["path"])  # type: ignore[misc]
         self.broken = state["broken"]
         self._warned = self.broken  # the kernel said so already
+        # A copy in a worker (a process, a pool, a Dask node): a lock is said once, by the
+        # process that started the run, which takes the replies the copy could not write
+        # (``CallCache.unwritten`` / ``adopt``); each copy waiting its own 1.5 s would add up.
+        self._copy = True
 
     # A connection per thread: sqlite connections are not shared across threads.
     def _connection(self, deadline: float) -> sqlite3.Connection | None:
@@ -135,7 +140,7 @@ class CallStore:
         with self._lock:
             first = self._locked_at is None
             self._locked_at = time.monotonic()
-        if first:
+        if first and not self._copy:
             self._warn(
                 t(
                     "cache.locked",
@@ -162,8 +167,8 @@ class CallStore:
 
     def _deadline(self) -> float:
         """When this operation stops waiting for another process's lock."""
-        locked = self._locked_at is not None
-        return time.monotonic() + (_LOCKED_WAIT_S if locked else LOCK_WAIT_S)
+        briefly = self._locked_at is not None or self._copy
+        return time.monotonic() + (_LOCKED_WAIT_S if briefly else LOCK_WAIT_S)
 
     @property
     def pending(self) -> int:

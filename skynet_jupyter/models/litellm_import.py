@@ -70,7 +70,10 @@ __all__ = [
 ]
 
 FORK_WAIT_S = 30.0  # how long a fork waits for litellm's import under way in another thread
-STALL_S = 2.0  # an import whose thread has not moved for this long waits for something else
+# An import whose thread has not moved for this long waits for something else.  Long: a
+# call into C (pydantic building a schema) stays in one frame for seconds on a loaded
+# machine, and a child forked while it holds the extension's own lock would hang.
+STALL_S = 10.0
 
 
 class _State:

@@ -632,7 +632,7 @@ class EndpointLimiter:
             if permit.decreases == self.decreases:  # the first 429 since the last decrease
                 self._decrease(now)
             if pause is None and self.rate is None:
-                pause = _backoff(self._refused_in_row)
+                pause = self._implied_pause(now)
                 self._refused_pause = pause  # a refusal streak spans the pauses it implies
             # A pause longer than any call waits (a quota spent for the day) fails the
             # calls instead (see send): held threads would only wait to fail.
@@ -649,6 +649,16 @@ class EndpointLimiter:
                     self._pause_began = now
                     self._pauses += 1
                     self._tat = max(self._tat, self.paused_until)
+        return pause
+
+    def _implied_pause(self, now: float) -> float:
+        """The pause a 429 without Retry-After implies (called with the lock held): the
+        backoff, cut so that the next request goes when the refusals have lasted the
+        refusal timeout (the run stops then, not a doubled pause later)."""
+        pause = _backoff(self._refused_in_row)
+        since = self._refused_since
+        if since is not None:
+            pause = min(pause, max(0.05, since + refusal_timeout() - now))
         return pause
 
     def _pauses_everyone(self, permit: Permit) -> bool:

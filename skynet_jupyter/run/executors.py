@@ -58,7 +58,9 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
 # What a chunk sends back: its results, the seconds it took, a provider's stop sentence, and
 # the indices of the cases it did not run because the run stopped (its caller says why).
-Chunk = tuple[list[CaseResult], float, str | None, list[int]]
+# Results, seconds, a provider's stop, the cases not taken, and the replies the run cache
+# could not write there (the file locked: the caller keeps them, see CallCache.adopt).
+Chunk = tuple[list[CaseResult], float, str | None, list[int], dict[str, str]]
 
 
 class ExecutorError(RuntimeError):
@@ -148,7 +150,9 @@ def _run_chunk(runner: Any, cases: Sequence[Case]) -> Chunk:
     results = drive(threads, cases, runner, None, fill_left_over=False).results
     ran = {result.index for result in results}
     untaken = [case.index for case in cases if case.index not in ran]
-    return results, time.perf_counter() - started, threads.provider_stop, untaken
+    cache = runner.call_cache
+    unwritten = {} if cache is None else cache.unwritten()
+    return results, time.perf_counter() - started, threads.provider_stop, untaken, unwritten
 
 
 def _in_language(lang: str, runner: Any, cases: Sequence[Case]) -> Chunk:
@@ -383,6 +387,7 @@ class OnExecutor:
 
     def __init__(self, executor: Executor, runner: Any, cases: Sequence[Case], slots: int) -> None:
         self.dispatch = _Dispatch(executor, runner)
+        self.call_cache = runner.call_cache  # keeps what the workers could not write
         self.planner = ChunkPlanner(slots)
         self.cases = cases
         self.in_flight = slots * IN_FLIGHT_PER_WORKER
@@ -427,9 +432,11 @@ class OnExecutor:
     def _chunk_done(self, future: Future[Any]) -> list[CaseResult]:
         chunk = self.pending.pop(future)
         try:
-            results, seconds, provider_stop, untaken = self.dispatch.collect(future)
+            results, seconds, provider_stop, untaken, unwritten = self.dispatch.collect(future)
         except Exception as exc:
             raise _failure(exc, chunk, self.collected) from exc
+        if unwritten and self.call_cache is not None:
+            self.call_cache.adopt(unwritten)
         self.planner.observe(len(chunk), seconds)
         self.collected += len(results)
         if untaken:

@@ -258,9 +258,9 @@ class _WorkerCases:
         """Replies the run cache could not write (another process holds the file): to the
         parent, which outlives this worker and writes them once the file is free."""
         cache = self.runner.call_cache
-        store = None if cache is None else cache.disk
-        if store is not None and store.pending and not store.flush():
-            self.replies.send("unwritten", store.take_pending())
+        unwritten = {} if cache is None else cache.unwritten()
+        if unwritten:
+            self.replies.send("unwritten", unwritten)
 
     def _scored(self, case: Case) -> bytes:
         """The result message of one case (never raises)."""
@@ -637,9 +637,8 @@ class Processes:
 
     def _adopt_unwritten(self, replies: dict[str, str]) -> None:
         cache = self.runner.call_cache
-        store = None if cache is None else cache.disk
-        if store is not None:
-            store.adopt(replies)
+        if cache is not None:
+            cache.adopt(replies)
 
     def _finished(self, slot: _Slot, kind: str, value: Any) -> None:
         case, slot.case = slot.case, None

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.secrets import masked
+from ..core.secrets import masked, remember_secrets
 
 __all__ = [
     "DEFAULT_FOLDER",
@@ -41,6 +41,12 @@ class LogLocation:
 
     path: Path | None = None
     url: str | None = None
+
+    def __post_init__(self) -> None:
+        # A password in the URL is hidden wherever it shows up, also where a back end
+        # quotes the URL its own way ('Invalid bucket name "alice:PASSWORD@bucket"').
+        if self.url is not None:
+            remember_secrets({"api_base": self.url})
 
     @property
     def shown(self) -> str:

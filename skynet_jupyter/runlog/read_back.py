@@ -13,13 +13,34 @@ from typing import Any
 from ..core.contract import STEP_TITLES, step_title
 from ..core.report import CaseResult, CheckReport, EvalReport, Step, StepStatus
 from ..core.reward import RewardSpec
+from ..i18n import t
+from .schema import DamagedRecord
 
 __all__ = ["report_of"]
 
 
 def report_of(record: Any) -> CheckReport:
     """``record``'s report (a :class:`~.record.RunRecord`: not imported, since it imports
-    this module to read itself back)."""
+    this module to read itself back).
+
+    A record edited by hand can hold what no run writes and the reader's types allow (a
+    feedback ``true``, a step unknown here): the report is shown once here, and what it
+    cannot show is a :class:`~.schema.DamagedRecord` naming the file, never an error later.
+    """
+    try:
+        report = _built(record)
+        str(report)
+        report._repr_html_()
+    except DamagedRecord:  # a case line read now: its own sentence
+        raise
+    except Exception as problem:  # what a hand-edited record holds: said, never raised later
+        error = " ".join(f"{type(problem).__name__}: {problem}".split())[:120]
+        why = t("history.why_unshowable", error=error)
+        raise DamagedRecord("history.damaged", path=record.where, why=why) from None
+    return report
+
+
+def _built(record: Any) -> CheckReport:
     head = record.head
     lang = head.get("lang") if head.get("lang") in ("en", "fr", "pt") else "en"
     kind = EvalReport if record.kind == "eval" else CheckReport

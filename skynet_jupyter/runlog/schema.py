@@ -147,6 +147,8 @@ _CASE_TYPES: dict[str, tuple[type, ...]] = {
     "index": _COUNT,
     "score": _NUMBER_OR_NULL,
     "failed_step": (str, type(None)),
+    "feedback": (str, type(None)),
+    "error": (str, type(None)),
     "scores": (dict, type(None)),
     "cut": (dict, type(None)),
 }

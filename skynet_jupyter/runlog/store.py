@@ -50,7 +50,8 @@ class RunLogWarning(UserWarning):
 
 
 class RunLogUnreachable(ConnectionError):
-    """The run log at a URL cannot be listed; ``str()`` names the URL and what to check."""
+    """The run log cannot be listed (a URL nothing answers, a folder that is a file or
+    cannot be read); ``str()`` names the log and what to check."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,10 @@ class LocalStore:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
             return []
+        except OSError as problem:  # the log is a file, or a folder this user cannot read
+            error = str(problem.strerror or problem).lower()  # "not a directory"
+            said = t("history.unreadable_folder", path=self.location.shown, error=error)
+            raise RunLogUnreachable(said) from None
         found = []
         for entry in entries:
             if entry.name.endswith(SUFFIX) and not entry.name.startswith("."):

@@ -24,6 +24,7 @@ import os, sys, threading, time
 import skynet_jupyter.models.litellm_import as importing
 {after_ours}
 importing.FORK_WAIT_S = 20
+importing.STALL_S = 2.0  # a stalled import is not waited for past this
 
 started = threading.Event()
 
