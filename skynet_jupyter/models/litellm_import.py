@@ -62,6 +62,7 @@ from ..i18n import t
 __all__ = [
     "FORK_WAIT_S",
     "STALL_S",
+    "fresh_clients",
     "imported_litellm",
     "is_ready",
     "litellm_models",
@@ -377,8 +378,8 @@ def forget_half_imported() -> list[str]:
     return half
 
 
-# The HTTP clients a forked child inherits: kept alive, never used, never closed (closing
-# one could end a connection its parent still uses: TLS says goodbye on close).
+# The HTTP clients set aside: kept alive, never used, never closed (closing one could end
+# a connection its parent, or a thread still in a request, uses: TLS says goodbye on close).
 _inherited_clients: list[Any] = []
 
 
@@ -387,6 +388,16 @@ def _fresh_clients_in_child() -> None:
     HTTP clients, and their pooled keep-alive sockets, in ``in_memory_llm_clients_cache``;
     a child that reused one would share the parent's socket, and one of the two would wait
     forever for an answer the other read."""
+    fresh_clients()
+
+
+def fresh_clients() -> None:
+    """litellm's later calls make HTTP clients of their own; those in use are set aside.
+
+    After a fork (see above), and after a worker thread was stopped by an exception sent
+    to it (Ctrl-C, a time limit): stopped inside a client's connection-pool lock, it left
+    that lock held, and every later request through that client would wait forever.
+    """
     litellm = sys.modules.get("litellm")
     cache = getattr(litellm, "in_memory_llm_clients_cache", None)
     if litellm is None or cache is None:

@@ -35,6 +35,7 @@ from ..core.report import CaseResult
 from ..core.skynet_import import install_skynet_module
 from ..i18n import t
 from ..models.case_context import current_case as _current
+from ..models.litellm_import import fresh_clients
 from .driver import TICK, Batch, Driven, NotRun, OnResult, drive, stops_the_run
 from .forks import carried_on, end_copy, forget_copies, name_the_fork, on_worker_thread
 from .one_case import Abandoned, CaseRunner, Deadline, clock_held, fill_measures
@@ -136,6 +137,9 @@ def _stop_threads(watches: Sequence[_Watch]) -> list[_Watch]:  # noqa: C901
         set_async(own, None)  # never here on CPython; never let it fire later, elsewhere
     except _Flush:
         pass
+    # A thread stopped inside an HTTP client's lock (between its acquire and its ``with``)
+    # leaves that lock held for good: the next call gets clients of its own.
+    fresh_clients()
     return blocked
 
 
