@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import skynet_jupyter as sj
@@ -202,15 +202,18 @@ user_text = st.text(
 
 
 def _template(first: str, second: str) -> tuple[str, str]:
-    """Plain texts standing for ``first`` and ``second``: empty, equal, or not, as they are."""
-    names = {"": ""}
+    """Plain texts standing for ``first`` and ``second``: without words, with the same
+    words, or not, as they are (a feedback change is a change of its words: a ``\r``
+    against nothing is none)."""
+    words = {"": ""}
     for text in (first, second):
-        names.setdefault(text, "xy"[len(names) - 1])
-    return names[first], names[second]
+        words.setdefault(" ".join(text.split()), "xy"[len(words) - 1])
+    return words[" ".join(first.split())], words[" ".join(second.split())]
 
 
 @settings(max_examples=150, deadline=None)
 @given(user_text, user_text, user_text, user_text)
+@example(feedback_a="\r", feedback_b="", text="", name="")  # found by the full suite
 def test_no_user_text_can_start_a_line_of_the_diff(feedback_a, feedback_b, text, name):
     """Whatever the feedback, the input and the metric's name hold, the diff's text has the
     lines the same diff has with plain words there, each begun the same way."""
