@@ -137,6 +137,11 @@ class CallStore:
         if not _is_lock(exc):
             self._fail(exc)
             return
+        self._locked(f"{type(exc).__name__}: {exc}")
+
+    def _locked(self, error: str) -> None:
+        """Another process holds the file: said once while the lock lasts (never by a
+        worker's copy: the process that started the run says it)."""
         with self._lock:
             first = self._locked_at is None
             self._locked_at = time.monotonic()
@@ -147,7 +152,7 @@ class CallStore:
                     resolve_lang(None),
                     path=str(self.path),
                     seconds=f"{LOCK_WAIT_S:g}",
-                    error=f"{type(exc).__name__}: {exc}",
+                    error=error,
                 )
             )
 
@@ -213,7 +218,7 @@ class CallStore:
         with self._lock:
             for key, text in replies.items():
                 self._pending.setdefault(key, text)
-        self._failed(sqlite3.OperationalError("database is locked (by another process)"))
+        self._locked("OperationalError: database is locked (by another process)")
         self.flush()
 
     def flush(self) -> bool:
