@@ -74,6 +74,22 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         yield
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_left_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that leaves SIGINT's handler changed fails, and the handler is put back:
+    otherwise every later test of Ctrl-C on its worker (an interrupted evaluation, a
+    ``skynet-check`` child, which inherits an ignored SIGINT) fails far from the cause."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    after = signal.getsignal(signal.SIGINT)
+    if after is not before:
+        signal.signal(signal.SIGINT, before)
+        pytest.fail(
+            f"{request.node.nodeid} left SIGINT's handler as {after!r} (it was {before!r})",
+            pytrace=False,
+        )
+
+
 @pytest.fixture
 def tickets() -> list[dict]:
     """Five rows of the example ticket data, as a list of dicts."""

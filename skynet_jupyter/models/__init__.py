@@ -15,5 +15,6 @@ Modules::
     litellm_import.py  litellm imported once, warmed up; the offline price map said once
     import_ahead.py  litellm imported in the background once a litellm model is set
     first_contact.py a model's key tried once per run: a refused key is not sent again
+    shared_refusals.py  a provider's 429s shared by a run's worker processes
     carried.py       keys set on litellm in Python, carried to worker processes
 """

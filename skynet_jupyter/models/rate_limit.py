@@ -31,7 +31,8 @@ of its endpoint (the model string and ``api_base``; never the API key), which:
   before the current pause began (answered then, read late by a busy client)
   does not lengthen it.  A 429 without those headers while the pace is still
   unknown pauses the endpoint as if it had asked for 0.5 s, doubled for each 429
-  in a row (8 s at most): never retried back to back;
+  in a row (8 s at most): never retried back to back.  A run's worker processes
+  share that pause, and take turns while it lasts (``shared_refusals``);
 - retries a 429 itself (litellm's own 429 retries are off), at most
   :data:`RATE_LIMIT_RETRIES` times and :data:`MAX_WAIT_SECONDS` in all, and never a
   quota error (retrying cannot fix it);
@@ -70,11 +71,14 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..core.secrets import redact
 from ..i18n import resolve_lang, t
 from .case_context import current_case
+
+if TYPE_CHECKING:
+    from .shared_refusals import SharedStreak
 
 __all__ = [
     "MAX_WAIT_SECONDS",
@@ -922,27 +926,33 @@ def send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:
     if contact is None:
         return _send(call, request)
     from .first_contact import RefusedBefore
+    from .shared_refusals import SharedStreak
 
+    endpoint = endpoint_key(call)
+    # The run's worker processes take turns at an endpoint that refuses (shared_refusals).
+    shared = SharedStreak.of(contact.folder, endpoint)
     try:
-        return contact.send(call, endpoint_key(call), lambda: _first_send(call, request))
+        return contact.send(call, endpoint, lambda: _first_send(call, request, shared))
     except RefusedBefore as before:
         raise CallFailed(before, 0) from None
 
 
-def _first_send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:
+def _first_send(
+    call: Mapping[str, Any], request: Callable[..., T], shared: SharedStreak | None
+) -> Sent:
     """A key's first call in a run: once, without litellm's retries, so that a refusal is
     sent once (litellm retries an HTTP 403, which its retry policy cannot name); any
     other failure is then sent again as every call is, with its retries."""
     policy = call.get("retry_policy")
     if not isinstance(policy, Mapping) or not any(policy.values()):
-        return _send(call, request)  # no retries asked: the call is sent once anyway
+        return _send(call, request, shared)  # no retries asked: the call is sent once anyway
     once = {**call, "retry_policy": dict.fromkeys(policy, 0)}
     try:
-        return _send(once, lambda: request(once))
+        return _send(once, lambda: request(once), shared)
     except CallFailed as failed:
         if failed.refused or not _retried_by_litellm(failed.error):
             raise
-    return _send(call, request)
+    return _send(call, request, shared)
 
 
 # What litellm's retry policy (``llm.retry_policy``) never retries, and a key refusal.
@@ -969,7 +979,9 @@ def _retried_by_litellm(error: BaseException) -> bool:
     return not isinstance(status, int) or status >= 500
 
 
-def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
+def _send(
+    call: Mapping[str, Any], request: Callable[[], T], shared: SharedStreak | None = None
+) -> Sent:
     limiter = limiter_for(*endpoint_key(call))
     began = time.monotonic()
     retries = 0
@@ -979,6 +991,7 @@ def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
     try:
         while True:
             try:
+                _take_turn(shared, mine)
                 permit = limiter.acquire(mine)
             except Refused:
                 error = limiter.last_refusal or RuntimeError("HTTP 429")
@@ -989,10 +1002,11 @@ def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
             except Exception as error:
                 if not is_rate_limited(error):
                     limiter.failed(permit, error_headers(error))
+                    _answered(shared)
                     raise CallFailed(error, retries) from None
-                pause = limiter.rate_limited_by(permit, error_headers(error), error)
+                pause, refusing = _rate_limited(limiter, permit, error, shared)
                 mine.not_before = time.monotonic() + (pause or 0.0)  # honoured, paused or not
-                if limiter.refusing():
+                if refusing:
                     _stop_the_run(limiter)
                     raise CallFailed(error, retries, limiter.refusal_note(), refused=True) from None
                 note = _why_not_retried(error, retries, pause, time.monotonic() - began)
@@ -1006,10 +1020,43 @@ def _send(call: Mapping[str, Any], request: Callable[[], T]) -> Sent:
                 limiter.failed(permit, None)  # interrupted: the place in the window is freed
                 raise
             limiter.succeeded(permit, response_headers(response))
+            _answered(shared)
             return Sent(response, retries)
     finally:
         if _calls.get(thread) is mine:
             del _calls[thread]
+
+
+def _take_turn(shared: SharedStreak | None, mine: _Call) -> None:
+    """Wait for the run's other processes while the endpoint refuses (shared_refusals)."""
+    if shared is None:
+        return
+    shared.take_turn(
+        refusal_timeout(),
+        abandoned=lambda: mine.abandoned,
+        refused=Refused,
+        gone=Abandoned,
+    )
+
+
+def _answered(shared: SharedStreak | None) -> None:
+    """The provider answered (not a 429): the streak the run's processes share is over."""
+    if shared is not None:
+        shared.answered()
+
+
+def _rate_limited(
+    limiter: EndpointLimiter, permit: Permit, error: BaseException, shared: SharedStreak | None
+) -> tuple[float | None, bool]:
+    """A 429: the limiter learns it, and so do the run's other processes while the pace is
+    unknown.  Returns the pause to wait before retrying, and whether the provider has
+    refused everything for the refusal timeout (the run stops)."""
+    headers = error_headers(error)
+    pause = limiter.rate_limited_by(permit, headers, error)
+    refusing = limiter.refusing()
+    if shared is not None and limiter.rate is None:
+        refusing = shared.refused(retry_after(headers), refusal_timeout(), _backoff) or refusing
+    return pause, refusing
 
 
 def _stop_the_run(limiter: EndpointLimiter) -> None:

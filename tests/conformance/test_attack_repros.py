@@ -12,7 +12,9 @@ the claim, the path, what was expected and what was seen), run here in a fresh P
 - run_log_is_a_file_traceback: a run log that is a file gave a traceback, and
   ``skynet-check diff`` exited 1, "a case regressed";
 - s3_url_password_leaks_in_unreachable_error: the password of a shared log's URL, quoted
-  back by the storage's own error (rule 6).
+  back by the storage's own error (rule 6);
+- process_429_not_paced: with ``isolation="process"`` each worker paced 429s without
+  Retry-After alone: about 40 requests in bursts, where threads send 5 (rule 2).
 """
 
 from __future__ import annotations

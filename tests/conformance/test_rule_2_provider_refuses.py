@@ -5,12 +5,14 @@ sentence, the run's ``stop`` says it, and the tool stops with it.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import skynet_jupyter as sj
 from skynet_jupyter.core.report import PROVIDER_REFUSED, CheckReport
 from skynet_jupyter.models.rate_limit import RATE_LIMIT_RETRIES
-from tests.conformance.paths import Command, not_applicable, use
+from tests.conformance.paths import BACKENDS, Command, not_applicable, use
 
 REFUSAL = 0.5  # seconds of nothing but 429s before the provider counts as refusing all
 SAID = "refused every request to openai/gpt-4o-mini (HTTP 429)"
@@ -39,3 +41,27 @@ def test_a_provider_that_refuses_everything_stops_the_run(path, scenario, retry_
     # Far fewer requests than every case asking with all its retries: the run stopped.
     workers = 4
     assert len(scenario.server.calls()) < workers * (RATE_LIMIT_RETRIES + 1) * 2
+
+
+PACED_REFUSAL = 3.0  # long enough for a few paused retries before the run stops
+
+
+@pytest.mark.parametrize("path", BACKENDS)
+def test_header_less_refusals_are_paced_across_the_runs_processes(path, scenario):
+    """A provider answering every request with a 429 and no Retry-After gets one request
+    at a time, each after the pause the 429s in a row imply, on every backend: a run's
+    worker processes share the endpoint's pause (models/shared_refusals.py).  Each
+    worker process paced its 429s alone: about 40 requests, in bursts as wide as the
+    run's concurrency, where threads send 5."""
+    sj.configure(refusal_timeout=PACED_REFUSAL)  # the fixture puts it back
+    scenario.server.retry_after_ms = None
+    scenario.server.fail_next(*[429] * 10_000)
+    outcome = use(path, scenario.but(rows=scenario.rows * 2))
+    assert outcome.stop is not None and outcome.stop.kind == PROVIDER_REFUSED, path
+    # One process sends 4: at 0, 0.5, 1.5 and 3 s (the pause cut at the refusal timeout,
+    # when the run stops).  Each worker alone sent 8 or 9, and the run stopped at 5 s.
+    arrived = sorted(request.arrived for request in scenario.server.calls())
+    together = [b - a for a, b in itertools.pairwise(arrived) if b - a < 0.05]
+    span = arrived[-1] - arrived[0]
+    shown = (path, [round(t - arrived[0], 2) for t in arrived])
+    assert len(arrived) <= 5 and not together and span < PACED_REFUSAL + 0.5, shown
