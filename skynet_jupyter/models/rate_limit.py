@@ -991,8 +991,7 @@ def _send(
     try:
         while True:
             try:
-                _take_turn(shared, mine)
-                permit = limiter.acquire(mine)
+                permit = _permit(limiter, mine, shared)
             except Refused:
                 error = limiter.last_refusal or RuntimeError("HTTP 429")
                 _stop_the_run(limiter)
@@ -1027,16 +1026,24 @@ def _send(
             del _calls[thread]
 
 
-def _take_turn(shared: SharedStreak | None, mine: _Call) -> None:
-    """Wait for the run's other processes while the endpoint refuses (shared_refusals)."""
+def _permit(limiter: EndpointLimiter, mine: _Call, shared: SharedStreak | None) -> Permit:
+    """This process's permit, then the turn among the run's processes while the endpoint
+    refuses (shared_refusals): in that order, so that a turn taken is never held while
+    this process's own pause or window keeps the request back."""
+    permit = limiter.acquire(mine)
     if shared is None:
-        return
-    shared.take_turn(
-        refusal_timeout(),
-        abandoned=lambda: mine.abandoned,
-        refused=Refused,
-        gone=Abandoned,
-    )
+        return permit
+    try:
+        shared.take_turn(
+            refusal_timeout(),
+            abandoned=lambda: mine.abandoned,
+            refused=Refused,
+            gone=Abandoned,
+        )
+    except BaseException:
+        limiter.failed(permit, None)  # not sent: its place in the window is free again
+        raise
+    return permit
 
 
 def _answered(shared: SharedStreak | None) -> None:

@@ -112,18 +112,22 @@ class SharedStreak:
         the streak lasted ``timeout`` and the pause runs or another request has the turn
         (one probe at a time), ``gone()`` when ``abandoned()`` says the case was given
         up meanwhile."""
+        waited = False
         while True:
             streak = self._read()
             if streak is None or streak.in_row == 0:
                 return
             now = time.time()
             free_at = max(streak.until, streak.turn)
+            # A request that waited for the streak fails once it refuses everything (as a
+            # process's held threads do); one that comes later may go as the probe.
+            if streak.refusing(timeout) and (waited or now < free_at):
+                raise refused()
             if now < free_at:
-                if streak.refusing(timeout):
-                    raise refused()
                 if abandoned():
                     raise gone()
                 time.sleep(min(free_at - now, _POLL))
+                waited = True
                 continue
             with self._locked():
                 streak = self._read()

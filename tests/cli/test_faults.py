@@ -450,7 +450,7 @@ def start_scoring(tmp_path: Path, cases: Path) -> tuple[subprocess.Popen, int]:
     return process, child
 
 
-def test_ctrl_c_gives_no_pass_and_one_json_document(tmp_path, cases):
+def test_ctrl_c_gives_no_pass_and_one_json_document(tmp_path, cases, ctrl_c):
     process, child = start_scoring(tmp_path, cases)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=60)

@@ -59,9 +59,11 @@ def test_header_less_refusals_are_paced_across_the_runs_processes(path, scenario
     outcome = use(path, scenario.but(rows=scenario.rows * 2))
     assert outcome.stop is not None and outcome.stop.kind == PROVIDER_REFUSED, path
     # One process sends 4: at 0, 0.5, 1.5 and 3 s (the pause cut at the refusal timeout,
-    # when the run stops).  Each worker alone sent 8 or 9, and the run stopped at 5 s.
+    # when the run stops).  Each worker alone sent 8 or 9, 5 of them before 3 s, and the
+    # run stopped at 5 s.  (A case that reaches the provider only after the stop may
+    # still probe it once: a loaded machine starts some late.)
     arrived = sorted(request.arrived for request in scenario.server.calls())
     together = [b - a for a, b in itertools.pairwise(arrived) if b - a < 0.05]
-    span = arrived[-1] - arrived[0]
+    before_the_stop = [t for t in arrived if t - arrived[0] < PACED_REFUSAL - 0.1]
     shown = (path, [round(t - arrived[0], 2) for t in arrived])
-    assert len(arrived) <= 5 and not together and span < PACED_REFUSAL + 0.5, shown
+    assert len(before_the_stop) <= 3 and not together and len(arrived) <= 6, shown

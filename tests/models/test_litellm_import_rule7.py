@@ -112,7 +112,7 @@ left = sorted(name for name in sys.modules if name.startswith("litellm"))
 """
 
 
-def test_ctrl_c_during_litellms_import_leaves_the_next_check_working(server):
+def test_ctrl_c_during_litellms_import_leaves_the_next_check_working(ctrl_c, server):
     then = "if self.imports == 1: _thread.interrupt_main()"
     said = scenario(
         server,
@@ -124,7 +124,7 @@ def test_ctrl_c_during_litellms_import_leaves_the_next_check_working(server):
     assert said["litellm"] is True
 
 
-def test_an_import_that_fails_after_a_ctrl_c_asks_for_a_restart_not_a_reinstall(server):
+def test_an_import_that_fails_after_a_ctrl_c_asks_for_a_restart_not_a_reinstall(ctrl_c, server):
     then = (
         "if self.imports == 1: _thread.interrupt_main()\n"
         "                else: raise ImportError('cannot initialize this module twice')"

@@ -182,7 +182,7 @@ def test_max_cost_holds_for_the_whole_race():
     assert "Stopped at max_cost" in str(report)
 
 
-def test_ctrl_c_returns_the_partial_report_marked_interrupted():
+def test_ctrl_c_returns_the_partial_report_marked_interrupted(ctrl_c):
     asked = []
     reader = FeedbackReader()
 

@@ -36,7 +36,7 @@ def race(metrics=None, data=None, **options):
     return sj.race(metrics, tickets() if data is None else data, **settings)
 
 
-def test_no_winner_when_only_one_metric_finished_a_run():
+def test_no_winner_when_only_one_metric_finished_a_run(ctrl_c):
     reader = FeedbackReader()
 
     def answer(instructions, _input):

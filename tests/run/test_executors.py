@@ -330,7 +330,7 @@ def test_dask_events_arrive_as_chunks_finish(dask_client):
 
 
 @pytest.mark.slow
-def test_dask_ctrl_c_stops_the_evaluation(dask_client):
+def test_dask_ctrl_c_stops_the_evaluation(dask_client, ctrl_c):
     code = notebook_cell(
         "import time\n"
         "def score(input, output, expected=None):\n"
