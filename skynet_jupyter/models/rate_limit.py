@@ -46,7 +46,8 @@ of its endpoint (the model string and ``api_base``; never the API key), which:
   limit while the request hangs (:func:`abandon`, called by the workers): a
   stalled provider does not hold later checks back;
 - ignores, with a warning, header values that are not finite numbers
-  (``Retry-After: 1e400``, ``x-ratelimit-limit-requests: inf``), and reads a
+  (``Retry-After: 1e400``, ``x-ratelimit-limit-requests: inf``) or a negative pause
+  (``Retry-After: -5``: paced as a 429 without one, not retried at once), and reads a
   reset header in epoch seconds as the moment it is.
 
 "A burst of 429s" is what one decision caused: every request records the
@@ -248,14 +249,19 @@ def retry_after(headers: Mapping[str, Any] | None) -> float | None:
     millis = header(headers, "retry-after-ms")
     if millis is not None:
         found = _finite(millis, "retry-after-ms")
-        if found is not None:
-            return max(0.0, found / 1000.0)
+        if found is not None and found < 0:
+            ignored("retry-after-ms", millis)
+        elif found is not None:
+            return found / 1000.0
     value = header(headers, "retry-after")
     if value is None:
         return None
     if _NUMBER.match(value):
         seconds = _finite(value, "Retry-After")
-        return None if seconds is None else max(0.0, seconds)
+        if seconds is not None and seconds < 0:  # not a pause: said, and paced without it
+            ignored("Retry-After", value)
+            return None
+        return seconds
     waited = _until(value, time.time())
     if waited is None or not math.isfinite(waited):
         ignored("Retry-After", value)
@@ -635,7 +641,7 @@ class EndpointLimiter:
             unknown = self.rate is None
             if permit.decreases == self.decreases:  # the first 429 since the last decrease
                 self._decrease(now)
-            if pause is None and self.rate is None:
+            if (pause is None or pause <= 0) and self.rate is None:  # "now" is no pace
                 pause = self._implied_pause(now)
                 self._refused_pause = pause  # a refusal streak spans the pauses it implies
             # A pause longer than any call waits (a quota spent for the day) fails the
@@ -656,14 +662,9 @@ class EndpointLimiter:
         return pause
 
     def _implied_pause(self, now: float) -> float:
-        """The pause a 429 without Retry-After implies (called with the lock held): the
-        backoff, cut so that the next request goes when the refusals have lasted the
-        refusal timeout (the run stops then, not a doubled pause later)."""
-        pause = _backoff(self._refused_in_row)
-        since = self._refused_since
-        if since is not None:
-            pause = min(pause, max(0.05, since + refusal_timeout() - now))
-        return pause
+        """The pause a 429 without Retry-After implies (called with the lock held)."""
+        since = now if self._refused_since is None else self._refused_since
+        return implied_pause(self._refused_in_row, since, now, refusal_timeout())
 
     def _pauses_everyone(self, permit: Permit) -> bool:
         """Whether this 429's pause holds back every request to the endpoint (its own
@@ -913,6 +914,19 @@ def _backoff(in_a_row: int) -> float:
     return min(BACKOFF_MOST, BACKOFF * 2.0 ** min(max(in_a_row - 1, 0), 16))
 
 
+def implied_pause(in_a_row: int, since: float, now: float, timeout: float) -> float:
+    """The pause the ``in_a_row``-th 429 in a row without a usable Retry-After implies,
+    while the pace is unknown, in a streak of refusals that began at ``since``: the
+    backoff, cut so that the next request goes when the refusals have lasted ``timeout``
+    (the run stops then, not a doubled pause later).  Past that moment the whole
+    backoff: what still asks is a probe, not a stream (cut, it went every 0.05 s)."""
+    pause = _backoff(in_a_row)
+    left = since + timeout - now
+    if left > 0:
+        pause = min(pause, max(0.05, left))
+    return pause
+
+
 def send(call: Mapping[str, Any], request: Callable[..., T]) -> Sent:
     """Make ``request()`` (one ``litellm.completion`` with the arguments ``call``)
     through its endpoint's limiter, retrying 429s; raises :class:`CallFailed`.
@@ -1062,7 +1076,8 @@ def _rate_limited(
     pause = limiter.rate_limited_by(permit, headers, error)
     refusing = limiter.refusing()
     if shared is not None and limiter.rate is None:
-        refusing = shared.refused(retry_after(headers), refusal_timeout(), _backoff) or refusing
+        asked = retry_after(headers)
+        refusing = shared.refused(asked, refusal_timeout(), implied_pause) or refusing
     return pause, refusing
 
 

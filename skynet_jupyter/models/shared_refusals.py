@@ -13,8 +13,8 @@ So, for a run whose cases may run in other processes on this machine (its
 kept in a file of that folder, beside the first-contact files:
 
 - a 429 to a request sent while the pace is unknown adds to the streak: when it began,
-  the 429s in a row, and the pause it asks for (``Retry-After``) or implies (the
-  limiter's backoff, cut at the refusal timeout);
+  the 429s in a row, and the pause it asks for (``Retry-After``, honoured whole) or
+  implies (the limiter's backoff, cut at the refusal timeout);
 - while a streak is on, a request leaves only once the streak's pause is over, and
   then takes the turn: the other processes wait for its answer (two seconds at most:
   a 429 comes at once, a slower answer is a slow provider), so one request at a time
@@ -41,7 +41,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["SharedStreak", "Streak"]
+__all__ = ["Implied", "SharedStreak", "Streak"]
+
+# The pause the n-th 429 in a row implies: (n, the streak's start, now, the refusal timeout)
+Implied = Callable[[int, float, float, float], float]
 
 _POLL = 0.05  # seconds between looks at the streak while its pause runs
 # How long the others wait for the answer of the request that took the turn: a 429 comes
@@ -141,22 +144,26 @@ class SharedStreak:
 
     # --- after an answer ----------------------------------------------------------------
 
-    def refused(self, asked: float | None, timeout: float, implied: Callable[[int], float]) -> bool:
-        """A 429 (``asked``: its Retry-After, in seconds; else ``implied(n)`` for the n-th
-        429 in a row): the streak grows, every process waits its pause, and the turn is
-        over.  Returns whether the streak now lasted ``timeout``."""
+    def refused(self, asked: float | None, timeout: float, implied: Implied) -> bool:
+        """A 429 (``asked``: its Retry-After, in seconds, honoured whole; else
+        ``implied(n, since, now, timeout)`` for the n-th 429 in a row of a streak that
+        began at ``since``): the streak grows, every process waits its pause, and the turn
+        is over.  Returns whether the streak now lasted ``timeout``."""
         with self._locked():
             streak = self._read() or Streak()
             now = time.time()
-            # A 429 long after the last one (past the limit and its pause) begins anew:
-            # the endpoint was idle, not refusing.
-            if streak.in_row == 0 or now - streak.last > timeout + streak.pause:
+            # A 429 long after the last one (past the limit and its pause) begins anew: the
+            # endpoint was idle, not refusing.  Not once it refused everything: a case that
+            # hung past the stop and asks again is not a new run.
+            idle = now - streak.last > timeout + streak.pause
+            if streak.in_row == 0 or (idle and not streak.refusing(timeout)):
                 streak = Streak(since=now)
             streak.in_row += 1
             streak.last = now
-            pause = asked if asked is not None else implied(streak.in_row)
-            # The next request goes when the refusals have lasted the limit, not later.
-            pause = min(pause, max(0.05, streak.since + timeout - now))
+            if asked is not None and asked > 0:
+                pause = asked
+            else:  # none, or "now": no pace while every request is refused
+                pause = implied(streak.in_row, streak.since, now, timeout)
             streak.pause = pause
             streak.until = max(streak.until, now + pause)
             streak.turn = 0.0  # answered: the next request goes once the pause is over

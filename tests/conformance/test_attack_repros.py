@@ -14,7 +14,15 @@ the claim, the path, what was expected and what was seen), run here in a fresh P
 - s3_url_password_leaks_in_unreachable_error: the password of a shared log's URL, quoted
   back by the storage's own error (rule 6);
 - process_429_not_paced: with ``isolation="process"`` each worker paced 429s without
-  Retry-After alone: about 40 requests in bursts, where threads send 5 (rule 2).
+  Retry-After alone: about 40 requests in bursts, where threads send 5 (rule 2);
+- negative_retry_after_floods: ``Retry-After: -5`` was read as "now": 45-50 requests
+  in 3 s, each sent as its 429 came (rule 2, threads and processes);
+- retry_after_long_process_not_honoured: the worker processes' shared pause cut a
+  Retry-After to the refusal limit, and another worker asked 8 s early (rule 2);
+- dask_requests_after_stop: each case a Dask worker held probed the provider after the
+  stop, every 0.05 s (rule 2).
+
+``_attack_server.py`` is the loopback provider the last three share.
 """
 
 from __future__ import annotations
@@ -30,11 +38,14 @@ import pytest
 from tests.fresh_python import ROOT
 
 REPROS = Path(__file__).parent / "repros"
-NEEDS = {"s3_url_password_leaks_in_unreachable_error": "s3fs"}
+NEEDS = {
+    "s3_url_password_leaks_in_unreachable_error": "s3fs",
+    "dask_requests_after_stop": "distributed",
+}
 
 
 @pytest.mark.parametrize(
-    "script", sorted(p.stem for p in REPROS.glob("*.py") if p.stem != "__init__")
+    "script", sorted(p.stem for p in REPROS.glob("*.py") if not p.stem.startswith("_"))
 )
 def test_the_attack_scenario_now_holds(script, tmp_path):
     needed = NEEDS.get(script)

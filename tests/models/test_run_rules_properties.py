@@ -11,8 +11,10 @@
 
 from __future__ import annotations
 
+import math
 import os
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +34,43 @@ from tests.conformance.paths import PATHS
 def test_the_pause_of_a_429_without_retry_after_is_bounded_and_never_shrinks(n, more):
     pause, later = _backoff(n), _backoff(n + more)
     assert BACKOFF <= pause <= later <= BACKOFF_MOST
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["s", "ms"]))
+def test_a_retry_after_read_is_a_finite_pause_of_zero_or_more(number, unit):
+    """Whatever number a provider sends, what is read is None (ignored, said once) or a
+    finite, non-negative pause: never a negative one (read as 0, it was a flood)."""
+    import warnings
+
+    from skynet_jupyter.models.rate_limit import retry_after
+
+    name = "retry-after-ms" if unit == "ms" else "Retry-After"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = retry_after({name: repr(number)})
+    assert read is None or (math.isfinite(read) and read >= 0)
+    if read is not None and number > 0:
+        assert read == pytest.approx(number / 1000 if unit == "ms" else number)
+
+
+@given(
+    st.integers(1, 64),
+    st.floats(0, 1e6),
+    st.floats(0, 1e6),
+    st.floats(0.01, 1e4),
+)
+def test_an_implied_pause_ends_at_the_refusal_limit_and_past_it_is_the_whole_backoff(
+    n, since, elapsed, timeout
+):
+    from skynet_jupyter.models.rate_limit import implied_pause
+
+    now = since + elapsed
+    pause = implied_pause(n, since, now, timeout)
+    assert 0.05 <= pause <= _backoff(n)
+    if elapsed >= timeout:  # the run stopped: a probe every backoff, not a stream
+        assert pause == _backoff(n)
+    else:  # the next request goes when the refusals reach the limit, not later
+        assert now + pause <= max(since + timeout, now + 0.05) + 1e-6
 
 
 def failure(name: str, status: object) -> BaseException:

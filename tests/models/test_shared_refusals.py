@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skynet_jupyter.models import shared_refusals
-from skynet_jupyter.models.rate_limit import _backoff
+from skynet_jupyter.models.rate_limit import _backoff, implied_pause
 from skynet_jupyter.models.shared_refusals import SharedStreak, Streak
 
 ENDPOINT = ("openai/gpt-4o-mini", "http://127.0.0.1:9/v1")
@@ -51,7 +51,7 @@ def test_without_a_streak_a_request_goes_at_once(tmp_path):
 
 def test_a_429_pauses_the_next_request_and_an_answer_ends_the_streak(tmp_path):
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    assert streak.refused(None, 60.0, _backoff) is False
+    assert streak.refused(None, 60.0, implied_pause) is False
     started = time.monotonic()
     turn(streak)
     assert 0.4 <= time.monotonic() - started < 1.0  # the implied 0.5 s
@@ -63,7 +63,7 @@ def test_a_429_pauses_the_next_request_and_an_answer_ends_the_streak(tmp_path):
 
 def test_a_retry_after_is_the_pause(tmp_path):
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    streak.refused(0.2, 60.0, _backoff)
+    streak.refused(0.2, 60.0, implied_pause)
     started = time.monotonic()
     turn(streak)
     assert 0.15 <= time.monotonic() - started < 0.45
@@ -74,7 +74,7 @@ def test_one_request_takes_the_turn_the_others_wait_for_its_answer(tmp_path):
     ends the streak (as one process's window lets one request through a refusing
     endpoint), or until its 429 and the pause that follows."""
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    streak.refused(0.05, 60.0, _backoff)
+    streak.refused(0.05, 60.0, implied_pause)
     time.sleep(0.1)
     went: list[float] = []
     lock = threading.Lock()
@@ -96,30 +96,27 @@ def test_one_request_takes_the_turn_the_others_wait_for_its_answer(tmp_path):
     assert len(went) == 8 and all(at - began >= 0.3 for at in sorted(went)[1:])
 
 
-def test_the_turns_answer_ends_the_turn_and_a_new_streak_keeps_no_old_turn(tmp_path):
+def test_the_turns_answer_ends_the_turn(tmp_path):
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    streak.refused(0.01, 60.0, _backoff)
+    streak.refused(0.01, 60.0, implied_pause)
     time.sleep(0.02)
     turn(streak)  # takes the turn: the next caller would wait two seconds for its answer
-    streak.refused(0.01, 60.0, _backoff)  # its answer, a 429
+    streak.refused(0.01, 60.0, implied_pause)  # its answer, a 429
     started = time.monotonic()
     turn(streak)  # waits the 429's pause only, not the turn's two seconds
-    assert time.monotonic() - started < 0.3
-    streak.refused(0.01, 0.001, _backoff)  # long after (past a tiny limit): a new streak
-    time.sleep(0.02)
-    started = time.monotonic()
-    turn(streak)
     assert time.monotonic() - started < 0.3
 
 
 def test_a_streak_that_lasted_the_timeout_refuses_all_but_the_probe(tmp_path):
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    streak.refused(None, 0.3, _backoff)
+    streak.refused(None, 0.3, implied_pause)
     time.sleep(0.35)
-    assert streak.refused(None, 0.3, _backoff) is True  # refused for 0.35 s of 0.3
+    assert streak.refused(None, 0.3, implied_pause) is True  # refused for 0.35 s of 0.3
     with pytest.raises(Refused):  # its pause runs: no request but the probe after it
         turn(streak, timeout=0.3)
-    time.sleep(0.1)
+    kept = streak._read()
+    assert kept is not None
+    time.sleep(max(0.0, kept.until - time.time()) + 0.05)
     turn(streak, timeout=0.3)  # the probe: the pause is over
     with pytest.raises(Refused):  # the others fail at once while the probe is out
         turn(streak, timeout=0.3)
@@ -127,7 +124,7 @@ def test_a_streak_that_lasted_the_timeout_refuses_all_but_the_probe(tmp_path):
 
 def test_a_case_given_up_stops_waiting(tmp_path):
     streak = SharedStreak.of(str(tmp_path), ENDPOINT)
-    streak.refused(30.0, 60.0, _backoff)
+    streak.refused(30.0, 60.0, implied_pause)
     given_up = threading.Event()
     threading.Timer(0.2, given_up.set).start()
     started = time.monotonic()
@@ -142,12 +139,12 @@ def test_a_damaged_file_is_no_streak(tmp_path):
     for text in (*damaged, "[0, 0, 1, 0, 1e400, 0]", "[0, 0, 1, 0, 0, NaN]"):
         (tmp_path / streak.path.rsplit("/", 1)[1]).write_text(text)
         turn(streak)  # goes at once
-        assert streak.refused(None, 60.0, _backoff) is False  # a new streak, written whole
+        assert streak.refused(None, 60.0, implied_pause) is False  # a new streak, written whole
         streak.answered()
 
 
 def _refuse_in_a_child(path: str, ready) -> None:
-    SharedStreak(path).refused(1.0, 60.0, _backoff)
+    SharedStreak(path).refused(1.0, 60.0, implied_pause)
     ready.set()
 
 
@@ -187,16 +184,22 @@ def test_the_streaks_accounting(tmp_path_factory, timeout, refusals):
     with mock.patch.object(shared_refusals.time, "time", lambda: now):
         for gap, asked in refusals:
             now += gap
-            if in_row == 0 or now - last > timeout + pause:
+            was_refusing = in_row > 0 and last - since >= timeout
+            if in_row == 0 or (now - last > timeout + pause and not was_refusing):
                 since, in_row = now, 0
             in_row += 1
             last = now
-            refusing = streak.refused(asked, timeout, _backoff)
+            refusing = streak.refused(asked, timeout, implied_pause)
             kept = streak._read()
             assert kept is not None
             assert (kept.since, kept.last, kept.in_row) == (since, last, in_row)
-            wanted = asked if asked is not None else _backoff(in_row)
-            pause = min(wanted, max(0.05, since + timeout - now))
+            if asked is not None and asked > 0:
+                pause = asked  # a Retry-After is honoured whole
+            else:
+                pause = _backoff(in_row)
+                if since + timeout > now:  # cut to the refusal timeout, never past it
+                    pause = min(pause, max(0.05, since + timeout - now))
+                assert pause >= min(_backoff(in_row), 0.05)  # never a stream of requests
             assert kept.pause == pytest.approx(pause)
             assert kept.until >= now + pause - 1e-9
             assert refusing is (last - since >= timeout)
@@ -216,3 +219,45 @@ def test_a_streak_reads_back_as_written(numbers, in_row):
 def test_anything_else_reads_as_no_streak_or_a_streak(data):
     read = Streak.from_json(data)  # never raises
     assert read is None or read.in_row >= 0
+
+
+def test_a_streak_that_refused_everything_is_not_begun_anew_by_a_late_429(tmp_path):
+    """A case that hung past the stop and asks again (its 429 long after the last) meets
+    the refusing streak, not a new one: it fails at once instead of starting the retries
+    over (the attack's scenario sent 3 more requests after the run had stopped)."""
+    streak = SharedStreak.of(str(tmp_path), ENDPOINT)
+    streak.refused(None, 0.2, implied_pause)
+    time.sleep(0.25)
+    assert streak.refused(None, 0.2, implied_pause) is True
+    time.sleep(0.5)  # idle longer than the limit and the pause
+    assert streak.refused(None, 0.2, implied_pause) is True
+    with pytest.raises(Refused):
+        turn(streak, timeout=0.2)
+
+
+def test_past_the_stop_a_probe_waits_the_whole_backoff(tmp_path):
+    """Once the refusals lasted the limit, the pause is no longer cut to it: what still
+    asks is a probe every backoff, not a request every 0.05 s."""
+    streak = SharedStreak.of(str(tmp_path), ENDPOINT)
+    streak.refused(None, 0.2, implied_pause)
+    time.sleep(0.25)
+    streak.refused(None, 0.2, implied_pause)  # the 2nd in a row, past the limit: 1 s
+    kept = streak._read()
+    assert kept is not None and kept.pause == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("asked", [0.0, None])
+def test_a_429_that_asks_for_no_pause_is_paced_as_one_without(tmp_path, asked):
+    streak = SharedStreak.of(str(tmp_path), ENDPOINT)
+    streak.refused(asked, 60.0, implied_pause)
+    kept = streak._read()
+    assert kept is not None and kept.pause == pytest.approx(0.5)
+
+
+def test_a_long_retry_after_is_honoured_whole(tmp_path):
+    """Threads wait a Retry-After whole: so do the run's processes (cut to the refusal
+    limit, another worker asked 8 s before the provider allowed it)."""
+    streak = SharedStreak.of(str(tmp_path), ENDPOINT)
+    streak.refused(10.0, 2.0, implied_pause)
+    kept = streak._read()
+    assert kept is not None and kept.pause == 10.0 and kept.until - kept.last == 10.0
