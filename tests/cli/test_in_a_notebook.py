@@ -14,6 +14,7 @@ import pytest
 
 from tests.cli_support import checkout_env, skynet_check_command
 from tests.conftest import ROOT, require_module
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 LONG_FEEDBACK = "Wrong: " + " ".join(["the label should name the customer's actual problem"] * 4)
 METRIC = f"""
@@ -45,7 +46,11 @@ def test_bang_skynet_check_in_a_real_kernel_saves_plain_unwrapped_text(project, 
         nbformat.v4.new_code_cell(f"!{sys.executable} -m skynet_jupyter.cli {COMMAND}")
     ]
     client = nbclient.NotebookClient(
-        notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(project)}}
+        notebook,
+        **WAIT_FOR_OUTPUTS,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(project)}},
     )
     client.execute()
     saved = "".join(

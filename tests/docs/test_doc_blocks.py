@@ -38,6 +38,7 @@ import pytest
 from nbclient import NotebookClient
 
 import skynet_jupyter as sj
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -268,6 +269,7 @@ def run_in_a_kernel(blocks: list[Block], folder: Path) -> None:
     try:
         NotebookClient(
             notebook,
+            **WAIT_FOR_OUTPUTS,
             timeout=TIMEOUT,
             kernel_name="python3",
             resources={"metadata": {"path": str(folder)}},

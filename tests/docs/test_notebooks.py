@@ -24,6 +24,7 @@ import pytest
 from nbclient import NotebookClient
 
 from skynet_jupyter.i18n import t
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -206,6 +207,7 @@ def test_notebook_runs(name, tmp_path, monkeypatch):
     notebook = nbformat.read(workdir / f"{name}.ipynb", as_version=4)
     client = NotebookClient(
         notebook,
+        **WAIT_FOR_OUTPUTS,
         timeout=CELL_TIMEOUT,
         kernel_name="python3",
         # in the notebook's own folder, as Jupyter runs it (a translation: notebooks/fr/)

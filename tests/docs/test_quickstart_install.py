@@ -16,6 +16,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from tests.notebook_client import WAIT_FOR_OUTPUTS
+
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("dspy", "dask", "distributed", "litellm", "gepa")
 
@@ -64,7 +66,11 @@ def test_quickstart_runs_without_dspy_dask_or_litellm(
     )
     notebook.cells.append(probe)
     client = NotebookClient(
-        notebook, timeout=240, kernel_name="python3", resources={"metadata": {"path": str(workdir)}}
+        notebook,
+        **WAIT_FOR_OUTPUTS,
+        timeout=240,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(workdir)}},
     )
     client.execute()  # any error in any cell (a missing package, say) raises here
     last = "".join(output.get("text", "") for output in notebook.cells[-1].outputs)

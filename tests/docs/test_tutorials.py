@@ -36,6 +36,7 @@ from tests.docs.test_notebooks import (
     TUTORIALS,
     copy_to_run,
 )
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 # An object shown as its repr, not as something the tutorial explains.
 BARE_REPRS = (
@@ -76,6 +77,7 @@ def executed(name: str, tmp_path_factory: pytest.TempPathFactory) -> nbformat.No
     notebook = nbformat.read(workdir / f"{name}.ipynb", as_version=4)
     client = NotebookClient(
         notebook,
+        **WAIT_FOR_OUTPUTS,
         timeout=CELL_TIMEOUT,
         kernel_name="python3",
         resources={"metadata": {"path": str((workdir / name).parent)}},

@@ -27,6 +27,7 @@ from skynet_jupyter.core.contract import ContractError
 from skynet_jupyter.core.skynet_import import uninstall_skynet_module
 from skynet_jupyter.notebook.magics import CheckFailed, SkynetMagics
 from skynet_jupyter.notebook.names import UserCodeError
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 from tests.openai_server import OpenAIServer
 from tests.served_models import asks, served
 
@@ -1001,6 +1002,7 @@ def test_the_edit_loop_in_a_real_notebook(tmp_path, monkeypatch):
     cells = notebook.cells
     client = NotebookClient(
         notebook,
+        **WAIT_FOR_OUTPUTS,
         timeout=120,
         kernel_name="python3",
         resources={"metadata": {"path": str(tmp_path)}},

@@ -25,6 +25,7 @@ from IPython.utils.capture import capture_output
 
 from skynet_jupyter.core import saving
 from tests.conftest import ROOT
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 GOOD = """
 def score(input, output, expected=None):
@@ -283,7 +284,11 @@ def test_restart_and_run_all_and_a_second_notebook_in_real_kernels(tmp_path, ker
     metric = "%%skynet_metric --save my_metric.py\n" + textwrap.dedent(GOOD)
     first = _notebook("%load_ext skynet_jupyter", metric)
     client = NotebookClient(
-        first, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        first,
+        **WAIT_FOR_OUTPUTS,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
     )
     with client.setup_kernel(env={**os.environ, "JPY_SESSION_NAME": "first.ipynb"}):
         for index, each in enumerate(first.cells):
@@ -308,7 +313,11 @@ def test_restart_and_run_all_and_a_second_notebook_in_real_kernels(tmp_path, ker
     again = "%%skynet_metric --save my_metric.py\n" + textwrap.dedent(GOOD)
     second = _notebook("%load_ext skynet_jupyter", again)
     client = NotebookClient(
-        second, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        second,
+        **WAIT_FOR_OUTPUTS,
+        timeout=120,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(tmp_path)}},
     )
     with client.setup_kernel(env={**os.environ, "JPY_SESSION_NAME": "second.ipynb"}):
         for index, each in enumerate(second.cells):

@@ -34,6 +34,7 @@ from tests.browser_support import (
     write_notebook,
 )
 from tests.make_pictures import CELLS, export_html, numbers_of, offline_page, open_and_run
+from tests.notebook_client import WAIT_FOR_OUTPUTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -59,6 +60,7 @@ def _save_executed(path) -> None:
     notebook = nbformat.read(path, as_version=4)
     NotebookClient(
         notebook,
+        **WAIT_FOR_OUTPUTS,
         timeout=300,
         kernel_name="python3",
         store_widget_state=True,
