@@ -804,6 +804,11 @@ MESSAGES = {
         "requests go to it, and the run stops. Try again later, lower the concurrency, or "
         "allow a longer wait with configure(refusal_timeout=SECONDS).)"
     ),
+    "rate.not_run_closed": (
+        "Not run: the run stopped because the provider asked to wait {seconds} s before the "
+        "next request to {model} (HTTP 429), past the {most} s a call waits for a rate "
+        "limit. Try again later."
+    ),
     "rate.not_run_refused": (
         "Not run: the run stopped because the provider refused every request to {model} "
         "(HTTP 429) for {seconds} s. Try again later, lower the concurrency, or allow a "

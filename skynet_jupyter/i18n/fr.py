@@ -886,6 +886,11 @@ MESSAGES = {
         "Réessayez plus tard, baissez la concurrence, ou autorisez une attente plus longue "
         "avec configure(refusal_timeout=SECONDES).)"
     ),
+    "rate.not_run_closed": (
+        "Non exécuté : l'exécution s'est arrêtée car le fournisseur demande d'attendre "
+        "{seconds} s avant la prochaine requête vers {model} (HTTP 429), au-delà des {most} s "
+        "qu'un appel attend pour une limite de débit. Réessayez plus tard."
+    ),
     "rate.not_run_refused": (
         "Non exécuté : l'exécution s'est arrêtée car le fournisseur a refusé toutes les "
         "requêtes vers {model} (HTTP 429) pendant {seconds} s. Réessayez plus tard, baissez "

@@ -850,6 +850,11 @@ MESSAGES = {
         "concorrência, ou permita uma espera mais longa com "
         "configure(refusal_timeout=SEGUNDOS).)"
     ),
+    "rate.not_run_closed": (
+        "Não executado: a execução parou porque o fornecedor pediu para esperar {seconds} s "
+        "antes do próximo pedido a {model} (HTTP 429), além dos {most} s que uma chamada "
+        "espera por um limite de taxa. Tente mais tarde."
+    ),
     "rate.not_run_refused": (
         "Não executado: a execução parou porque o fornecedor recusou todos os pedidos a "
         "{model} (HTTP 429) durante {seconds} s. Tente mais tarde, baixe a concorrência, ou "

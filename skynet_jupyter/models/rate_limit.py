@@ -87,6 +87,7 @@ __all__ = [
     "REFUSAL_TIMEOUT",
     "Abandoned",
     "CallFailed",
+    "Closed",
     "EndpointLimiter",
     "Refused",
     "abandon",
@@ -372,6 +373,15 @@ class Permit:
     probe: bool = False  # the one request let through to a provider that refuses all
 
 
+class Closed(Exception):
+    """The provider asked for a pause longer than any call waits (``MAX_WAIT_SECONDS``):
+    no request goes until it ends, and the run stops.  ``seconds``: what is left of it."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"closed for {seconds:.0f} s")
+        self.seconds = seconds
+
+
 class Refused(Exception):
     """The endpoint refused every request for its refusal timeout: no request is sent."""
 
@@ -428,6 +438,9 @@ class EndpointLimiter:
         self._refused_in_row = 0
         self._pause_began = 0.0  # when the current (or last) pause was set
         self.paused_until = 0.0
+        # A pause asked for past MAX_WAIT_SECONDS (a quota window): until then no request
+        # leaves and every call fails at once (held threads would only wait to fail).
+        self.closed_until = 0.0
         self._pauses = 0  # counts pauses: a paced sleeper re-queues after one
         self.decreases = 0
         self._answers: deque[float] = deque()  # success times in the last second
@@ -482,6 +495,8 @@ class EndpointLimiter:
         # Called with the lock held: raise when this request must not leave at all.
         if call is not None and call.abandoned:
             raise Abandoned
+        if now < self.closed_until:
+            raise Closed(self.closed_until - now)
         if self._refusing() and (self._probe_out or now < self.paused_until):
             raise Refused
 
@@ -646,6 +661,10 @@ class EndpointLimiter:
                 self._refused_pause = pause  # a refusal streak spans the pauses it implies
             # A pause longer than any call waits (a quota spent for the day) fails the
             # calls instead (see send): held threads would only wait to fail.
+            if pause is not None and pause > MAX_WAIT_SECONDS and everyone:
+                self.closed_until = max(self.closed_until, now + pause)
+                self._cond.notify_all()
+                self._turn.notify_all()
             if pause is not None and pause <= MAX_WAIT_SECONDS and everyone:
                 hold = pause
                 if unknown and self.rate is not None:
@@ -1006,6 +1025,9 @@ def _send(
         while True:
             try:
                 permit = _permit(limiter, mine, shared)
+            except Closed as closed:
+                error = limiter.last_refusal or RuntimeError("HTTP 429")
+                raise _closed(limiter, error, retries, closed.seconds) from None
             except Refused:
                 error = limiter.last_refusal or RuntimeError("HTTP 429")
                 _stop_the_run(limiter)
@@ -1022,9 +1044,9 @@ def _send(
                 if refusing:
                     _stop_the_run(limiter)
                     raise CallFailed(error, retries, limiter.refusal_note(), refused=True) from None
-                note = _why_not_retried(error, retries, pause, time.monotonic() - began)
-                if note is not None:
-                    raise CallFailed(error, retries, note) from None
+                failed = _not_retried(limiter, error, retries, pause, time.monotonic() - began)
+                if failed is not None:
+                    raise failed from None
                 retries += 1
                 with limiter._cond:
                     limiter.retries += 1
@@ -1053,6 +1075,8 @@ def _permit(limiter: EndpointLimiter, mine: _Call, shared: SharedStreak | None) 
             abandoned=lambda: mine.abandoned,
             refused=Refused,
             gone=Abandoned,
+            longest=MAX_WAIT_SECONDS,
+            closed=Closed,
         )
     except BaseException:
         limiter.failed(permit, None)  # not sent: its place in the window is free again
@@ -1079,6 +1103,35 @@ def _rate_limited(
         asked = retry_after(headers)
         refusing = shared.refused(asked, refusal_timeout(), implied_pause) or refusing
     return pause, refusing
+
+
+def _not_retried(
+    limiter: EndpointLimiter,
+    error: BaseException,
+    retries: int,
+    pause: float | None,
+    spent: float,
+) -> CallFailed | None:
+    """How this 429 ends the call, or None to retry it."""
+    if pause is not None and pause > MAX_WAIT_SECONDS and not is_quota_error(error):
+        return _closed(limiter, error, retries, pause)
+    note = _why_not_retried(error, retries, pause, spent)
+    return None if note is None else CallFailed(error, retries, note)
+
+
+def _closed(
+    limiter: EndpointLimiter, error: BaseException, retries: int, seconds: float
+) -> CallFailed:
+    """The provider asked for a pause longer than any call waits: this call fails, with the
+    pause said, and so does the run (every case would fail the same way)."""
+    most = f"{MAX_WAIT_SECONDS:.0f}"
+    context = current_case.get()
+    stop = None if context is None else context.stop_run
+    if stop is not None:
+        said = {"model": limiter.model, "seconds": math.ceil(seconds), "most": most}
+        stop(t("rate.not_run_closed", resolve_lang(), **said))
+    note = t("rate.wait_too_long", resolve_lang(), seconds=math.ceil(seconds), most=most)
+    return CallFailed(error, retries, note, refused=True)
 
 
 def _stop_the_run(limiter: EndpointLimiter) -> None:

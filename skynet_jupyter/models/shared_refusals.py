@@ -109,18 +109,23 @@ class SharedStreak:
         abandoned: Callable[[], bool],
         refused: Callable[[], BaseException],
         gone: Callable[[], BaseException],
+        longest: float = math.inf,
+        closed: Callable[[float], BaseException] | None = None,
     ) -> None:
         """Return when a request may leave: no streak, or its pause over and the turn
         taken (the others wait for this request's answer).  Raises ``refused()`` when
         the streak lasted ``timeout`` and the pause runs or another request has the turn
         (one probe at a time), ``gone()`` when ``abandoned()`` says the case was given
-        up meanwhile."""
+        up meanwhile, ``closed(seconds)`` when the pause asked for is longer than
+        ``longest`` (no call waits that long: every one fails at once)."""
         waited = False
         while True:
             streak = self._read()
             if streak is None or streak.in_row == 0:
                 return
             now = time.time()
+            if closed is not None and streak.until - now > longest:
+                raise closed(streak.until - now)
             free_at = max(streak.until, streak.turn)
             # A request that waited for the streak fails once it refuses everything (as a
             # process's held threads do); one that comes later may go as the probe.

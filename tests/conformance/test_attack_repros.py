@@ -20,9 +20,11 @@ the claim, the path, what was expected and what was seen), run here in a fresh P
 - retry_after_long_process_not_honoured: the worker processes' shared pause cut a
   Retry-After to the refusal limit, and another worker asked 8 s early (rule 2);
 - dask_requests_after_stop: each case a Dask worker held probed the provider after the
-  stop, every 0.05 s (rule 2).
+  stop, every 0.05 s (rule 2);
+- retry_after_over_300_threads_not_honoured: a Retry-After of an hour, past the 300 s a
+  call waits, failed the call that got it and let every other case ask (rule 2).
 
-``_attack_server.py`` is the loopback provider the last three share.
+``_attack_server.py`` is the loopback provider the last four share.
 """
 
 from __future__ import annotations

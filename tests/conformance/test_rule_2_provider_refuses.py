@@ -6,6 +6,7 @@ sentence, the run's ``stop`` says it, and the tool stops with it.
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -13,6 +14,7 @@ import skynet_jupyter as sj
 from skynet_jupyter.core.report import PROVIDER_REFUSED, CheckReport
 from skynet_jupyter.models.rate_limit import RATE_LIMIT_RETRIES
 from tests.conformance.paths import BACKENDS, Command, not_applicable, use
+from tests.openai_server import OpenAIServer
 
 REFUSAL = 0.5  # seconds of nothing but 429s before the provider counts as refusing all
 SAID = "refused every request to openai/gpt-4o-mini (HTTP 429)"
@@ -67,3 +69,21 @@ def test_header_less_refusals_are_paced_across_the_runs_processes(path, scenario
     before_the_stop = [t for t in arrived if t - arrived[0] < PACED_REFUSAL - 0.1]
     shown = (path, [round(t - arrived[0], 2) for t in arrived])
     assert len(before_the_stop) <= 3 and not together and len(arrived) <= 6, shown
+
+
+@pytest.mark.parametrize("path", BACKENDS)
+def test_a_pause_longer_than_any_call_waits_stops_the_run_at_once(path, scenario):
+    """A 429 asking for an hour (a quota window) past the 300 s a call waits: no other
+    request leaves, and the run stops with the pause said, on every backend.  Threads
+    failed each call alone and every case asked again (20 requests, no stop)."""
+    sj.configure(refusal_timeout=PACED_REFUSAL)  # the fixture puts it back
+    # A server of its own: the endpoint stays closed for the hour in every worker process
+    # of the session's pools, and the other tests use the module's server.
+    with OpenAIServer() as closing:
+        closing.retry_after_ms = 3_600_000
+        closing.fail_next(*[429] * 10_000)
+        outcome = use(path, scenario.but(server=closing))
+        asked = len(closing.calls())
+    assert outcome.stop is not None and outcome.stop.kind == PROVIDER_REFUSED, path
+    assert re.search(r"asked to wait 3[5-6]\d\d s", outcome.stop.sentence), outcome.stop.sentence
+    assert asked == 1, (path, asked)

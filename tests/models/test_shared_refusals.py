@@ -261,3 +261,23 @@ def test_a_long_retry_after_is_honoured_whole(tmp_path):
     streak.refused(10.0, 2.0, implied_pause)
     kept = streak._read()
     assert kept is not None and kept.pause == 10.0 and kept.until - kept.last == 10.0
+
+
+class Closed(Exception):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
+
+
+def test_a_pause_longer_than_any_call_waits_fails_every_call_at_once(tmp_path):
+    """An hour asked for (a quota window), past the 300 s a call waits: the other
+    processes' calls fail at once, saying what is left, instead of waiting an hour."""
+    streak = SharedStreak.of(str(tmp_path), ENDPOINT)
+    streak.refused(3600.0, 60.0, implied_pause)
+    started = time.monotonic()
+    with pytest.raises(Closed) as closed:
+        streak.take_turn(
+            60.0, abandoned=lambda: False, refused=Refused, gone=Gone, longest=300.0, closed=Closed
+        )
+    assert time.monotonic() - started < 0.5
+    assert 3590 < closed.value.seconds <= 3600
