@@ -1125,23 +1125,24 @@ def _closed(
     """The provider asked for a pause longer than any call waits: this call fails, with the
     pause said, and so does the run (every case would fail the same way)."""
     most = f"{MAX_WAIT_SECONDS:.0f}"
-    context = current_case.get()
-    stop = None if context is None else context.stop_run
-    if stop is not None:
-        said = {"model": limiter.model, "seconds": math.ceil(seconds), "most": most}
-        stop(t("rate.not_run_closed", resolve_lang(), **said))
+    said = {"model": limiter.model, "seconds": math.ceil(seconds), "most": most}
+    _stop_the_run(limiter, t("rate.not_run_closed", resolve_lang(), **said))
     note = t("rate.wait_too_long", resolve_lang(), seconds=math.ceil(seconds), most=most)
     return CallFailed(error, retries, note, refused=True)
 
 
-def _stop_the_run(limiter: EndpointLimiter) -> None:
-    """The provider refuses everything: the run this call belongs to starts no more cases
-    (told through the case context: by the run's threads, or by a worker process's parent)."""
+def _stop_the_run(limiter: EndpointLimiter, sentence: str | None = None) -> None:
+    """The provider refuses everything (or, ``sentence``, asks for a longer pause than any
+    call waits): the run this call belongs to starts no more cases (told through the case
+    context: by the run's threads, or by a worker process's parent)."""
     context = current_case.get()
     stop = None if context is None else context.stop_run
-    if stop is not None:
+    if stop is None:
+        return
+    if sentence is None:
         seconds = f"{refusal_timeout():g}"
-        stop(t("rate.not_run_refused", resolve_lang(), model=limiter.model, seconds=seconds))
+        sentence = t("rate.not_run_refused", resolve_lang(), model=limiter.model, seconds=seconds)
+    stop(sentence)
 
 
 def _why_not_retried(
