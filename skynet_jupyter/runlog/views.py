@@ -576,11 +576,13 @@ def _source_lines(source: str) -> list[str]:
 
 
 def _feedback_line(change: CaseChange) -> str:
-    """A case's feedback (its word diff when it changed) on one line ("" when none)."""
+    """A case's feedback (its word diff when it changed) on one line ("" when none, or
+    blank: a feedback of spaces or line breaks alone has no word to show, changed or not)."""
     if change.feedback_changed:
-        return one_line(pieces_text(change.feedback_diff))
-    shown = change.feedback_b if change.feedback_b is not None else change.feedback_a
-    return one_line(shown or "")
+        shown = pieces_text(change.feedback_diff)
+    else:
+        shown = (change.feedback_b if change.feedback_b is not None else change.feedback_a) or ""
+    return one_line(shown) if shown.strip() else ""
 
 
 def _feedback_html(change: CaseChange) -> str:

@@ -214,6 +214,8 @@ def _template(first: str, second: str) -> tuple[str, str]:
 @settings(max_examples=150, deadline=None)
 @given(user_text, user_text, user_text, user_text)
 @example(feedback_a="\r", feedback_b="", text="", name="")  # found by the full suite
+@example(feedback_a="", feedback_b="\r", text="", name="")  # and the other way round
+@example(feedback_a="", feedback_b=" ", text="", name="")
 def test_no_user_text_can_start_a_line_of_the_diff(feedback_a, feedback_b, text, name):
     """Whatever the feedback, the input and the metric's name hold, the diff's text has the
     lines the same diff has with plain words there, each begun the same way."""
