@@ -1138,12 +1138,17 @@ def test_a_mutating_metric_and_run_change_nothing_through_the_edit_loop_and_cach
     register(shell, VANDAL)
     line = "--data tickets --outputs label --run vandal_run --artifact prompt"
     reports = [shell.run_line_magic("skynet_check", line)]
+    # The check's three cases ask alike, side by side: one asks, the others wait for its
+    # answer (first_contact), for 2 s at most; a first call slower than that (a loaded
+    # machine) lets them ask too.  From then on, every answer comes from the cache.
+    asked = asks(server)
+    assert 1 <= asked <= 3
     reports.append(shell.run_line_magic("skynet_check", line))  # from the run cache
     assert all(case.cached for case in reports[-1].cases)
     _, edited = cell(shell, f"%%skynet_metric\n{VANDAL}")  # the edit loop re-checks
     assert "Re-ran the last check of 'default'" in edited.stdout
     reports.append(magics(shell).last_checks["default"].view.report)
-    assert len(calls) == 6 and asks(server) == 1  # run at each check, not in the replay
+    assert len(calls) == 6 and asks(server) == asked  # run at each check, not in the replay
     assert tickets == before  # the notebook's data
     for report in reports:
         assert report.passed, report
