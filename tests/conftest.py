@@ -139,3 +139,20 @@ def ctrl_c():
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     yield
     signal.signal(signal.SIGINT, previous)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Everything imported to collect the tests (litellm, dspy, pandas, the test modules:
+    a million objects) is set aside from the garbage collector for the rest of the run.
+
+    IPython's ``shell.reset``, which every test of the magics does, and the collector's
+    own full passes walk every object the process holds; in a worker that has collected
+    the suite that took 0.5 s a pass, half of what a test of the magics takes.
+    """
+    import gc
+
+    if os.environ.get("SKYNET_TEST_GC_FREEZE", "1") == "0":  # benchmarks/bench_test_suite.py
+        return
+    gc.collect()
+    gc.freeze()
