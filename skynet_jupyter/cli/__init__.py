@@ -45,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .parse import SUBCOMMANDS, parse
 
     raw = list(sys.argv[1:] if argv is None else argv)
+    _escape_what_the_streams_cannot_hold()
     try:
         try:
             if raw and raw[0] in SUBCOMMANDS:  # skynet-check diff A B, skynet-check history
@@ -59,6 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
     except BrokenPipeError:
         return _reader_gone()
+
+
+def _escape_what_the_streams_cannot_hold() -> None:
+    """A character stdout's or stderr's encoding cannot hold (a CI log or a Windows console
+    in cp1252, ``PYTHONIOENCODING=ascii``: a feedback's ✓, the diff's −) is written as an
+    escape (``\\u2713``): raised, it lost the report and the exit code to a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # a kernel's stream has none
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # closed, or not a text wrapper after all
+                continue
 
 
 def _reader_gone() -> int:

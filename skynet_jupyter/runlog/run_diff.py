@@ -113,8 +113,14 @@ class CaseChange:
 
     @property
     def feedback_diff(self) -> list[tuple[str, str]]:
-        """The feedback's change, word by word (``[("=", ...), ("-", ...), ("+", ...)]``)."""
-        return word_diff(self.feedback_a or "", self.feedback_b or "")
+        """The feedback's change, word by word (``[("=", ...), ("-", ...), ("+", ...)]``).
+
+        A change past the cut (the texts kept are the same, the whole texts' hashes are
+        not) is marked after the kept text: ``[-…-]{+…+}``."""
+        before, after = self.feedback_a or "", self.feedback_b or ""
+        if before == after and self.feedback_changed:
+            return [("=", after), ("-", "…"), ("+", "…")]
+        return word_diff(before, after)
 
     @property
     def pass_changed(self) -> bool:

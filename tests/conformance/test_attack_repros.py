@@ -22,7 +22,12 @@ the claim, the path, what was expected and what was seen), run here in a fresh P
 - dask_requests_after_stop: each case a Dask worker held probed the provider after the
   stop, every 0.05 s (rule 2);
 - retry_after_over_300_threads_not_honoured: a Retry-After of an hour, past the 300 s a
-  call waits, failed the call that got it and let every other case ask (rule 2).
+  call waits, failed the call that got it and let every other case ask (rule 2);
+- diff_feedback_changed_past_the_cut_unmarked: a feedback changed past the record's
+  10,000-character cut was shown in the run diff without a mark (issue 46);
+- diff_cp1252_stdout_traceback: ``skynet-check diff`` (and the check) ended in a
+  UnicodeEncodeError traceback on a stdout in cp1252 (issue 46);
+- diff_long_feedback_quadratic: three 10,000-character feedbacks took 11 s to diff.
 
 ``_attack_server.py`` is the loopback provider the last four share.
 """
