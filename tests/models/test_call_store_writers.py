@@ -149,16 +149,20 @@ def test_a_reply_still_waiting_for_the_file_at_the_end_of_the_process_is_written
         stdout=subprocess.PIPE,
         text=True,
     )
-    writer = subprocess.Popen(
-        [sys.executable, "-c", LATE_WRITER, str(path)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert holder.stdin and holder.stdout and writer.stdin and writer.stdout
+    assert holder.stdin and holder.stdout
+    writer = None
     try:
+        # The writer starts once the file is held (started beside the holder, a writer
+        # quicker than it wrote at once, and the test saw no reply waiting).
         assert holder.stdout.readline().strip() == "holding"
+        writer = subprocess.Popen(
+            [sys.executable, "-c", LATE_WRITER, str(path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert writer.stdin and writer.stdout
         assert writer.stdout.readline().split() == ["put", "False", "1"]  # kept in memory
         holder.stdin.write("\n")
         holder.stdin.flush()
@@ -168,8 +172,9 @@ def test_a_reply_still_waiting_for_the_file_at_the_end_of_the_process_is_written
         assert writer.wait(60) == 0
     finally:
         for process in (holder, writer):
-            process.kill()
-            process.wait()
+            if process is not None:
+                process.kill()
+                process.wait()
     assert CallStore(path).get("late") == {"text": "kept"}  # written at the process's end
 
 
