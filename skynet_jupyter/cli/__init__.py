@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .parse import SUBCOMMANDS, parse
 
     raw = list(sys.argv[1:] if argv is None else argv)
-    _escape_what_the_streams_cannot_hold()
+    if argv is None:  # the command itself: its streams are its own (a caller's are not)
+        _escape_what_the_streams_cannot_hold()
     try:
         try:
             if raw and raw[0] in SUBCOMMANDS:  # skynet-check diff A B, skynet-check history

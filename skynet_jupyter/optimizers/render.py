@@ -9,12 +9,11 @@ money and the stylesheet are ``show``'s, the same as every view's.
 
 from __future__ import annotations
 
-import difflib
-import re
 from typing import Any
 
 from ..core.shows_itself import show_with
 from ..i18n import t
+from ..runlog.words import word_diff  # one word diff: the run log's, the optimizers', the race's
 from ..show.formats import fmt_mean, fmt_score, fmt_usd
 from ..show.render import esc, show_value
 from ..show.render import head_html as drawn_head
@@ -26,30 +25,9 @@ SHOWN_PROPOSALS = 12  # newest first; report.proposals has them all
 OPEN_PROPOSALS = 2  # shown open; older ones fold to their one-line head
 SHOWN_RECORDS = 5  # feedback records shown per proposal
 TEXT_CHARS = 4_000
-_TOKENS = re.compile(r"\w+|\s+|[^\w\s]+")  # words, spaces, punctuation
 
 
 # --- words -------------------------------------------------------------------------
-
-
-def word_diff(old: str, new: str) -> list[tuple[str, str]]:
-    """``new`` against ``old`` word by word: ``("=", text)``, ``("-", text)``, ``("+", text)``."""
-    before, after = _TOKENS.findall(old), _TOKENS.findall(new)
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    pieces: list[tuple[str, str]] = []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        old_part, new_part = "".join(before[i1:i2]), "".join(after[j1:j2])
-        if op == "equal" or not (old_part.strip() or new_part.strip()):
-            # Spacing alone (a trailing newline dropped) is no change a reader needs marked:
-            # "[-\n-]" around nothing visible only puzzles.
-            if new_part:
-                pieces.append(("=", new_part))
-            continue
-        if old_part.strip():
-            pieces.append(("-", old_part))
-        if new_part:
-            pieces.append(("+" if new_part.strip() else "=", new_part))
-    return pieces
 
 
 def _as_text(value: Any) -> str:

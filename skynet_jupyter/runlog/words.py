@@ -24,7 +24,7 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     """``new`` against ``old`` word by word: ``("=", text)``, ``("-", text)``, ``("+", text)``."""
     before, after = _TOKENS.findall(old), _TOKENS.findall(new)
     if len(before) + len(after) > _MAX_TOKENS:
-        return [("-", old), ("+", new)] if old != new else [("=", new)]
+        return _as_blocks(old, new)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     pieces: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -37,6 +37,17 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
             pieces.append(("-", old_part))
         if new_part:
             pieces.append(("+" if new_part.strip() else "=", new_part))
+    return pieces
+
+
+def _as_blocks(old: str, new: str) -> list[tuple[str, str]]:
+    """Texts too long to compare word by word: the old one out, the new one in, with the
+    guarantees of the word diff (no empty piece, no change marked on spacing alone)."""
+    if old == new or not (old.strip() or new.strip()):
+        return [("=", new)] if new else []
+    pieces = [("-", old)] if old.strip() else []
+    if new:
+        pieces.append(("+" if new.strip() else "=", new))
     return pieces
 
 
